@@ -1,0 +1,30 @@
+"""What a bot is: something that picks a legal action seeing only its seat's view."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..core import Action, ActionSpace, Game, Seat, Stream, View, pick_uniform
+
+
+class Bot:
+    """Base bot. `choose` gets the seat's view and its legal actions, never the full state."""
+
+    kind = "base"
+
+    def __init__(self, game: Game, seat: Seat, rng: Stream) -> None:
+        self.game = game
+        self.seat = seat
+        self.rng = rng
+
+    def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
+        raise NotImplementedError
+
+
+class RandomBot(Bot):
+    """Uniform over the legal actions (an ActionSpace samples uniformly itself)."""
+
+    kind = "random"
+
+    def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
+        return pick_uniform(actions, self.rng)

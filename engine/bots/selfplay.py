@@ -1,0 +1,45 @@
+"""Headless bot games: the harness behind `gamenight selfplay`, benchmarks and property tests."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..core import Game, Result, State, Stream, seed_bytes
+from .registry import make_bot
+
+
+@dataclass(frozen=True)
+class Played:
+    state: State
+    result: Result | None  # None when the step cap stopped the game
+    actions: int
+    steps: int
+
+
+def play_game(
+    game: Game,
+    n_players: int,
+    seed: bytes | int | str,
+    bots: Sequence[str] | str = "random",
+    options: Mapping[str, Any] | None = None,
+    max_steps: int = 100_000,
+) -> Played:
+    """Play one game to the end with bots choosing from views and legal actions only."""
+    seed = seed_bytes(seed)
+    kinds = [bots] * n_players if isinstance(bots, str) else list(bots)
+    root = Stream(seed)
+    players = [make_bot(game, s, kinds[s], root.fork(f"bot{s}")) for s in range(n_players)]
+    state = game.setup(n_players, seed, options)
+    actions = steps = 0
+    while not game.is_over(state) and steps < max_steps and not game.stalemate(state):
+        chosen = {}
+        for seat in sorted(game.active(state)):
+            legal = game.legal_actions(state, seat)
+            chosen[seat] = players[seat].choose(game.view(state, seat), legal)
+        state = game.apply(state, chosen)
+        actions += len(chosen)
+        steps += 1
+    result = game.result(state) if game.is_over(state) else None
+    return Played(state, result, actions, steps)

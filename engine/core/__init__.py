@@ -1,0 +1,35 @@
+"""engine.core: the Game contract, deterministic RNG, plain data, decks, results and logs."""
+
+from .deck import check_stacked, draw, remove, shuffle_or_stack
+from .errors import (
+    DecodeError,
+    GameError,
+    GameOver,
+    IllegalAction,
+    InvalidOption,
+    NotYourTurn,
+    ReplayError,
+)
+from .game import (
+    HIDDEN,
+    Action,
+    ActionSpace,
+    Game,
+    OptionSpec,
+    Result,
+    Seat,
+    State,
+    View,
+    pick_uniform,
+)
+from .log import GameLog, final_state, new_log, replay, replay_hashes
+from .plain import canonical, decode, from_plain, plain, state_hash, to_plain
+from .rng import Rng, Stream, seed_bytes
+
+__all__ = [
+    "Action", "ActionSpace", "DecodeError", "Game", "GameError", "GameLog", "GameOver", "HIDDEN",
+    "IllegalAction", "InvalidOption", "NotYourTurn", "OptionSpec", "ReplayError", "Result", "Rng",
+    "Seat", "State", "Stream", "View", "canonical", "check_stacked", "decode", "draw",
+    "final_state", "from_plain", "new_log", "pick_uniform", "plain", "remove", "replay",
+    "replay_hashes", "seed_bytes", "shuffle_or_stack", "state_hash", "to_plain",
+]

@@ -1,0 +1,230 @@
+"""The Game contract every game implements, and the shared guards of one step.
+
+A game subclasses `Game` and fills in the underscored hooks; the public methods run the
+checks every game shares, in a fixed order (game over -> not your turn -> the game's own rule)
+so each game's code handles only its own rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import GameOver, IllegalAction, InvalidOption, NotYourTurn
+from .plain import plain
+from .rng import Stream
+
+Seat = int
+Action = Any
+State = Any
+View = Any
+
+HIDDEN = "?"
+"""Stands in a view for a card the viewing seat may not see."""
+
+
+class ActionSpace:
+    """Legal actions too many to list (e.g. every subset of a 20-card hand).
+
+    It can say whether an action is in it, count itself, sample uniformly, and iterate
+    (which may be long). A plain tuple of actions is the small-space form.
+    """
+
+    def __contains__(self, action: object) -> bool:
+        raise NotImplementedError
+
+    def __len__(self) -> int:
+        raise NotImplementedError
+
+    def __iter__(self) -> Iterator[Action]:
+        raise NotImplementedError
+
+    def sample(self, rng: Stream) -> Action:
+        raise NotImplementedError
+
+
+def pick_uniform(actions: Sequence[Action] | ActionSpace, rng: Stream) -> Action:
+    """A uniformly random legal action, from a list or an ActionSpace."""
+    if isinstance(actions, ActionSpace):
+        return actions.sample(rng)
+    if not actions:
+        raise IllegalAction("there is no legal action to choose from")
+    return actions[rng.below(len(actions))]
+
+
+@plain("core.Result")
+@dataclass(frozen=True, slots=True)
+class Result:
+    """Final scores: per seat a total, a per-category breakdown, and a place (1 = best).
+
+    `tiebreak` is the game's secondary key per seat (None where the game shares ties);
+    seats equal on score and tiebreak share a place; `winners` are the seats in place 1.
+    """
+
+    scores: tuple[int, ...]
+    breakdown: tuple[tuple[tuple[str, int], ...], ...]
+    places: tuple[int, ...]
+    winners: tuple[int, ...]
+    tiebreak: tuple[int, ...] | None = None
+
+    @staticmethod
+    def from_breakdown(
+        breakdown: Sequence[Sequence[tuple[str, int]]],
+        tiebreak: Sequence[int] | None = None,
+    ) -> Result:
+        scores = tuple(sum(points for _, points in rows) for rows in breakdown)
+        keys = [
+            (score, tiebreak[seat] if tiebreak is not None else 0)
+            for seat, score in enumerate(scores)
+        ]
+        places = tuple(1 + sum(1 for other in keys if other > key) for key in keys)
+        return Result(
+            scores=scores,
+            breakdown=tuple(tuple((str(c), int(p)) for c, p in rows) for rows in breakdown),
+            places=places,
+            winners=tuple(seat for seat, place in enumerate(places) if place == 1),
+            tiebreak=tuple(tiebreak) if tiebreak is not None else None,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One setup option: its allowed values (None = free-form, checked by the game) and default."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] | None = None
+    help: str = ""
+
+
+class Game:
+    """Base of every game. Subclasses set the class facts and implement the `_hooks`."""
+
+    id: str = ""
+    name: str = ""
+    min_players: int = 2
+    max_players: int = 2
+    options: tuple[OptionSpec, ...] = ()
+    rules_version: str = "1"
+
+    # ---- public contract -------------------------------------------------------------
+    def setup(self, n_players: int, seed: bytes, options: Mapping[str, Any] | None = None) -> State:
+        if not isinstance(n_players, int) or isinstance(n_players, bool):
+            raise InvalidOption(f"{self.name}: the number of players must be a whole number")
+        opts = self.check_options(options or {})
+        self._check_players(n_players, opts)
+        if not isinstance(seed, bytes):
+            raise InvalidOption("the seed must be bytes")
+        return self._setup(n_players, seed, opts)
+
+    def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        """Options with defaults filled in; an unknown option or value raises InvalidOption."""
+        known = {spec.name: spec for spec in self.options}
+        for name in options:
+            if name not in known:
+                allowed = ", ".join(sorted(known)) or "none"
+                raise InvalidOption(f"{self.name} has no option {name!r} (options: {allowed})")
+        out: dict[str, Any] = {}
+        for spec in self.options:
+            value = options.get(spec.name, spec.default)
+            if spec.choices is not None and value not in spec.choices:
+                allowed = ", ".join(str(c) for c in spec.choices)
+                raise InvalidOption(f"{self.name}: {spec.name} must be one of {allowed}, not {value!r}")
+            out[spec.name] = value
+        return out
+
+    def player_range(self, options: Mapping[str, Any]) -> tuple[int, int]:
+        """Allowed player counts for these options (a game may narrow it, e.g. by edition)."""
+        return self.min_players, self.max_players
+
+    def active(self, state: State) -> frozenset[Seat]:
+        if self.is_over(state):
+            return frozenset()
+        return self._active(state)
+
+    def legal_actions(self, state: State, seat: Seat) -> Sequence[Action] | ActionSpace:
+        if self.is_over(state) or seat not in self._active(state):
+            return ()
+        return self._legal_actions(state, seat)
+
+    def validate(self, state: State, seat: Seat, action: Action) -> None:
+        if self.is_over(state):
+            raise GameOver("the game is over")
+        if seat not in self._active(state):
+            raise NotYourTurn(f"it is not seat {seat}'s turn")
+        self._validate(state, seat, action)
+
+    def apply(self, state: State, actions: Mapping[Seat, Action]) -> State:
+        """Validate every action of this step, then return the next state (input untouched)."""
+        if self.is_over(state):
+            raise GameOver("the game is over")
+        active = self._active(state)
+        extra = sorted(set(actions) - active)
+        if extra:
+            raise NotYourTurn(f"seat {extra[0]} is not to act now")
+        missing = sorted(active - set(actions))
+        if missing:
+            raise IllegalAction(f"waiting for seat {missing[0]}: a step needs every active seat")
+        for seat in sorted(actions):
+            self._validate(state, seat, actions[seat])
+        return self._apply(state, actions)
+
+    def view(self, state: State, seat: Seat | None) -> View:
+        return self._view(state, seat)
+
+    def is_over(self, state: State) -> bool:
+        raise NotImplementedError
+
+    def result(self, state: State) -> Result:
+        if not self.is_over(state):
+            raise IllegalAction("the game is not over yet")
+        return self._result(state)
+
+    def n_players(self, state: State) -> int:
+        return state.n_players
+
+    # ---- presentation and test hooks -------------------------------------------------
+    def describe(self, action: Action) -> str:
+        """One line for the game log."""
+        return str(action)
+
+    def zones(self, state: State) -> dict[str, tuple[str, ...]]:
+        """Every card of the game by location (for conservation checks); {} if not card-based."""
+        return {}
+
+    def secret_from(self, state: State, seat: Seat | None) -> frozenset[str]:
+        """Card ids this seat may not see now (for the generic view-leak check)."""
+        return frozenset()
+
+    def stalemate(self, state: State) -> bool:
+        """True when a harness should stop a game that can go on forever (no round limit)."""
+        return False
+
+    # ---- hooks for subclasses -------------------------------------------------------
+    def _check_players(self, n_players: int, options: dict[str, Any]) -> None:
+        low, high = self.player_range(options)
+        if not low <= n_players <= high:
+            raise InvalidOption(f"{self.name} is for {low}-{high} players, not {n_players}")
+
+    def _setup(self, n_players: int, seed: bytes, options: dict[str, Any]) -> State:
+        raise NotImplementedError
+
+    def _active(self, state: State) -> frozenset[Seat]:
+        raise NotImplementedError
+
+    def _legal_actions(self, state: State, seat: Seat) -> Sequence[Action] | ActionSpace:
+        raise NotImplementedError
+
+    def _validate(self, state: State, seat: Seat, action: Action) -> None:
+        raise NotImplementedError
+
+    def _apply(self, state: State, actions: Mapping[Seat, Action]) -> State:
+        raise NotImplementedError
+
+    def _view(self, state: State, seat: Seat | None) -> View:
+        raise NotImplementedError
+
+    def _result(self, state: State) -> Result:
+        raise NotImplementedError
+

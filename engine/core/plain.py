@@ -1,0 +1,105 @@
+"""Plain data: engine values <-> msgpack-safe structures, canonical bytes and state hashes.
+
+Engine values are ints, bools, strings, bytes, None, tuples and frozen dataclasses registered
+with `@plain("game.Name")`. A dataclass becomes a map holding its fields plus the tag under
+"$t"; tuples become lists and come back as tuples. Floats are refused: they do not round-trip
+the same way everywhere. Canonical bytes = msgpack with map keys sorted.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from hashlib import sha256
+from typing import Any
+
+import msgpack
+
+from .errors import DecodeError
+
+TAG = "$t"
+_TYPES: dict[str, type] = {}
+_FIELDS: dict[type, tuple[str, ...]] = {}
+_TAGS: dict[type, str] = {}
+
+
+def plain(tag: str):
+    """Class decorator: register a frozen dataclass under a stable tag."""
+
+    def register(cls: type) -> type:
+        if tag in _TYPES and _TYPES[tag] is not cls:
+            raise ValueError(f"plain tag {tag!r} registered twice")
+        _TYPES[tag] = cls
+        _TAGS[cls] = tag
+        _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+        return cls
+
+    return register
+
+
+def to_plain(value: Any) -> Any:
+    """Convert an engine value to msgpack-safe structures (maps with string keys)."""
+    if value is None or isinstance(value, (bool, int, str, bytes)):
+        return value
+    if isinstance(value, (tuple, list)):
+        return [to_plain(v) for v in value]
+    cls = type(value)
+    tag = _TAGS.get(cls)
+    if tag is not None:
+        out = {name: to_plain(getattr(value, name)) for name in _FIELDS[cls]}
+        out[TAG] = tag
+        return out
+    if isinstance(value, dict):
+        return {str(k): to_plain(v) for k, v in value.items()}
+    if isinstance(value, (frozenset, set)):
+        return [to_plain(v) for v in sorted(value)]
+    raise TypeError(f"{cls.__name__} is not plain engine data")
+
+
+def from_plain(data: Any) -> Any:
+    """Inverse of `to_plain`: lists become tuples, tagged maps become their dataclass."""
+    if data is None or isinstance(data, (bool, int, str, bytes)):
+        return data
+    if isinstance(data, (list, tuple)):
+        return tuple(from_plain(v) for v in data)
+    if isinstance(data, dict):
+        tag = data.get(TAG)
+        if tag is None:
+            return {k: from_plain(v) for k, v in data.items()}
+        cls = _TYPES.get(tag) if isinstance(tag, str) else None
+        if cls is None:
+            raise DecodeError(f"unknown value type {tag!r}")
+        fields = _FIELDS[cls]
+        if set(data) != set(fields) | {TAG}:
+            raise DecodeError(f"{tag} needs fields {sorted(fields)}, got {sorted(k for k in data if k != TAG)}")
+        try:
+            return cls(**{name: from_plain(data[name]) for name in fields})
+        except (TypeError, ValueError) as exc:
+            raise DecodeError(f"bad {tag}: {exc}") from exc
+    raise DecodeError(f"{type(data).__name__} is not plain engine data")
+
+
+def _sort_maps(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _sort_maps(data[k]) for k in sorted(data)}
+    if isinstance(data, list):
+        return [_sort_maps(v) for v in data]
+    return data
+
+
+def canonical(value: Any) -> bytes:
+    """Canonical msgpack bytes of an engine value: sorted map keys, no floats."""
+    return msgpack.packb(_sort_maps(to_plain(value)), use_bin_type=True)
+
+
+def decode(data: bytes) -> Any:
+    """Engine value from canonical bytes."""
+    try:
+        raw = msgpack.unpackb(data, raw=False, strict_map_key=True)
+    except Exception as exc:  # msgpack raises several unrelated types
+        raise DecodeError(f"not msgpack: {exc}") from exc
+    return from_plain(raw)
+
+
+def state_hash(state: Any) -> str:
+    """SHA-256 (hex) of the canonical encoding of a state."""
+    return sha256(canonical(state)).hexdigest()
