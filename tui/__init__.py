@@ -1,0 +1,1 @@
+"""gamenight's Textual client: screens, per-game widgets, the table object and the CLI."""
