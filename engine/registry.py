@@ -7,7 +7,10 @@ from importlib import import_module
 from .core import Game, InvalidOption
 
 _GAMES: dict[str, str] = {
+    "seven_wonders": "engine.seven_wonders",
     "money": "engine.money",
+    "sheriff": "engine.sheriff",
+    "ten": "engine.ten",
 }
 
 

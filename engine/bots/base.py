@@ -11,6 +11,8 @@ class Bot:
     """Base bot. `choose` gets the seat's view and its legal actions, never the full state."""
 
     kind = "base"
+    wants_view = True
+    """False for bots that ignore the view, so harnesses can skip building it."""
 
     def __init__(self, game: Game, seat: Seat, rng: Stream) -> None:
         self.game = game
@@ -25,6 +27,7 @@ class RandomBot(Bot):
     """Uniform over the legal actions (an ActionSpace samples uniformly itself)."""
 
     kind = "random"
+    wants_view = False
 
     def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
         return pick_uniform(actions, self.rng)

@@ -8,7 +8,10 @@ from ..core import Game, InvalidOption, Seat, Stream
 from .base import Bot, RandomBot
 
 _BOTS: dict[tuple[str, str], str] = {
+    ("seven_wonders", "heuristic"): "engine.bots.seven_wonders:SevenWondersBot",
     ("money", "heuristic"): "engine.bots.money:MoneyBot",
+    ("sheriff", "heuristic"): "engine.bots.sheriff:SheriffBot",
+    ("ten", "heuristic"): "engine.bots.ten:TenBot",
 }
 
 

@@ -33,12 +33,16 @@ def play_game(
     players = [make_bot(game, s, kinds[s], root.fork(f"bot{s}")) for s in range(n_players)]
     state = game.setup(n_players, seed, options)
     actions = steps = 0
-    while not game.is_over(state) and steps < max_steps and not game.stalemate(state):
+    while steps < max_steps and not game.stalemate(state):
+        active = game.active(state)  # empty once the game is over
+        if not active:
+            break
         chosen = {}
-        for seat in sorted(game.active(state)):
-            legal = game.legal_actions(state, seat)
-            chosen[seat] = players[seat].choose(game.view(state, seat), legal)
-        state = game.apply(state, chosen)
+        for seat in sorted(active):
+            bot = players[seat]
+            view = game.view(state, seat) if bot.wants_view else None
+            chosen[seat] = bot.choose(view, game.legal_actions(state, seat))
+        state = game.apply(state, chosen)  # validates every action
         actions += len(chosen)
         steps += 1
     result = game.result(state) if game.is_over(state) else None

@@ -1,0 +1,113 @@
+"""A heuristic Money! bot: collect strong currencies and sets, bid away what does not fit.
+
+It reads only its view. A hand is judged by `potential`: the final score it would make now
+plus part of the way to what it could become (a currency below 200, two cards of a set),
+a part that shrinks as the deck runs out. In its turn it takes the option (a market side,
+another bid, or its own bid back) that leaves the best hand. To bid it puts forward the
+cards it needs least, as many as make the best trade against the best market side, with a
+guess at how likely that side is still there when its turn comes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..core import Action, ActionSpace
+from ..money.cards import CURRENCY, KIND, VALUE
+from ..money.rules import make_bid
+from ..money.scoring import currency_points
+from ..money.state import Keep, MoneyView, SwapBid, SwapMarket
+from .base import Bot
+
+_AVERAGE_CARD = 27  # the mean face value of a money card (both editions), for bid guesses
+
+
+def potential(cards: Sequence[str], edition: str, hope: float) -> float:
+    """Final score of `cards` plus `hope` times what is within reach (0 <= hope <= 1)."""
+    totals: dict[str, int] = {}
+    sets: dict[tuple[str, int], int] = {}
+    extra = 0
+    for card in cards:
+        kind = KIND[card]
+        if kind == "currency":
+            cur = CURRENCY[card]
+            val = VALUE[card]
+            totals[cur] = totals.get(cur, 0) + val
+            if val <= 30:
+                sets[(cur, val)] = sets.get((cur, val), 0) + 1
+        elif kind != "bluff":
+            extra += VALUE[card]
+            if edition != "classic":
+                sets[(kind, 0)] = sets.get((kind, 0), 0) + 1
+    score = float(extra)
+    for total in totals.values():
+        points = currency_points(total)
+        score += points + hope * 0.6 * (total - points)
+    for count in sets.values():
+        score += 100 * (count // 3) + hope * (45 if count % 3 == 2 else 12 if count % 3 == 1 else 0)
+    return score
+
+
+class MoneyBot(Bot):
+    kind = "heuristic"
+
+    def choose(self, view: MoneyView, actions: Sequence[Action] | ActionSpace) -> Action:
+        hope = min(1.0, view.deck_size / 30) * (0.0 if view.final_round else 1.0)
+        if view.phase == "bid":
+            return self._bid(view, hope)
+        return self._turn(view, actions, hope)
+
+    # ---- turns ----
+    def _turn(self, view: MoneyView, actions: Sequence[Action], hope: float) -> Action:
+        hand = view.hand or ()
+        own = next(b for b in view.bids if (b.owner, b.slot) == view.acting)
+        best, best_score = None, float("-inf")
+        for action in actions:
+            if isinstance(action, SwapMarket):
+                gain = view.market[action.side]
+            elif isinstance(action, SwapBid):
+                gain = next(b.cards for b in view.bids
+                            if b.owner == action.owner and b.slot == action.slot
+                            and b.status in ("pending", "acting", "next"))
+            elif isinstance(action, Keep):
+                gain = own.cards
+            else:
+                continue
+            score = potential(hand + tuple(gain), view.edition, hope)
+            if isinstance(action, Keep):
+                score += 0.5  # on equal hands, give nothing away
+            if score > best_score:
+                best, best_score = action, score
+        return best if best is not None else actions[-1]
+
+    # ---- bids ----
+    def _bid(self, view: MoneyView, hope: float) -> Action:
+        hand = view.hand or ()
+        money = [c for c in hand if KIND[c] != "bluff"]
+        edition = view.edition
+        now = potential(hand, edition, hope)
+        # Cards ordered by how little the hand loses without them (ties: higher value first,
+        # a stronger bid for the same loss).
+        loss = {}
+        for card in money:
+            rest = [c for c in hand if c != card]
+            loss[card] = now - potential(rest, edition, hope)
+        order = sorted(money, key=lambda c: (loss[c], -VALUE[c]))
+        opponents = [
+            max(0, size - 1) * _AVERAGE_CARD / 2
+            for seat, size in enumerate(view.hand_sizes) if seat != view.seat
+        ]
+        best_cards: list[str] = []
+        best_score = now  # the bluff-only bid keeps the hand as it is
+        for k in range(1, len(order) + 1):
+            offered = order[:k]
+            left = [c for c in hand if c not in offered]
+            value = sum(VALUE[c] for c in offered)
+            ahead = sum(1 for guess in opponents if guess > value)
+            survive = 0.75 ** ahead
+            for side in view.market:
+                gained = potential(left + list(side), edition, hope)
+                score = survive * gained + (1 - survive) * now
+                if score > best_score + 1:
+                    best_cards, best_score = offered, score
+        return make_bid(best_cards, (), view.n_players)
