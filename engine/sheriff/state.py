@@ -1,0 +1,284 @@
+"""Sheriff of Nottingham: state, actions and views (plain frozen data).
+
+State multisets are count vectors indexed like `cards.GOODS`; piles and the draw pile are
+tuples of good ids (a draw pile's first element is its top; a discard pile is stored bottom
+to top, so its last element is the top). Actions and views name cards by good id.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+from ..core import Rng, plain
+
+Counts = tuple[int, ...]
+Condition = tuple[str, int]  # ("inspect", seat) or ("pass", seat)
+
+MARKET, LOAD, DECLARE, INSPECT, OVER = "market", "load", "declare", "inspect", "over"
+# steps inside MARKET and INSPECT
+ASIDE, DRAW, DISCARD = "set_aside", "draw", "discard"
+CHOOSE, OFFER, ANSWER, CONFISCATE, PAY = "choose", "offer", "answer", "confiscate", "pay"
+
+PROMISE_MAX = 200
+"""Longest free text (promise or demand) an action may carry, in characters."""
+
+
+# ---- actions ----------------------------------------------------------------------------
+@plain("sheriff.SetAside")
+@dataclass(frozen=True, slots=True)
+class SetAside:
+    """Market step 1: 0-5 cards from hand, face down; listed in card order (apple, cheese...)."""
+
+    cards: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"set aside {len(self.cards)} card(s)" if self.cards else "keep the hand"
+
+
+@plain("sheriff.DrawDiscard")
+@dataclass(frozen=True, slots=True)
+class DrawDiscard:
+    pile: int  # 1 or 2
+
+    def __str__(self) -> str:
+        return f"draw from discard pile {self.pile}"
+
+
+@plain("sheriff.DrawDeck")
+@dataclass(frozen=True, slots=True)
+class DrawDeck:
+    def __str__(self) -> str:
+        return "draw from the draw pile"
+
+
+@plain("sheriff.Discard")
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Market step 3: the set-aside cards onto one pile; `order[-1]` ends on top."""
+
+    pile: int
+    order: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"discard {', '.join(self.order)} onto pile {self.pile}"
+
+
+@plain("sheriff.Load")
+@dataclass(frozen=True, slots=True)
+class Load:
+    cards: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"load {len(self.cards)} card(s) into the bag"
+
+
+@plain("sheriff.Declare")
+@dataclass(frozen=True, slots=True)
+class Declare:
+    good: str
+
+    def __str__(self) -> str:
+        return f"declare {self.good}"
+
+
+@plain("sheriff.Choose")
+@dataclass(frozen=True, slots=True)
+class Choose:
+    seat: int
+
+    def __str__(self) -> str:
+        return f"deal with seat {self.seat}"
+
+
+@plain("sheriff.Offer")
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """A merchant's offer (§5.4.1); goods lists in card order, conditions sorted by seat."""
+
+    gold: int = 0
+    stand_goods: tuple[str, ...] = ()
+    bag_goods: tuple[str, ...] = ()
+    promise: str = ""
+    conditions: tuple[Condition, ...] = ()
+
+    def __str__(self) -> str:
+        parts = []
+        if self.gold:
+            parts.append(f"{self.gold} gold")
+        if self.stand_goods:
+            parts.append("from my stand " + ", ".join(self.stand_goods))
+        if self.bag_goods:
+            parts.append("from my bag " + ", ".join(self.bag_goods))
+        parts.extend(f"you {kind} seat {seat}" for kind, seat in self.conditions)
+        if self.promise:
+            parts.append(f'"{self.promise}"')
+        return "offer " + "; ".join(parts)
+
+
+@plain("sheriff.NoOffer")
+@dataclass(frozen=True, slots=True)
+class NoOffer:
+    def __str__(self) -> str:
+        return "make no new offer"
+
+
+@plain("sheriff.Demand")
+@dataclass(frozen=True, slots=True)
+class Demand:
+    text: str = ""
+
+    def __str__(self) -> str:
+        return f'demand "{self.text}"' if self.text else "demand more"
+
+
+@plain("sheriff.Accept")
+@dataclass(frozen=True, slots=True)
+class Accept:
+    def __str__(self) -> str:
+        return "accept the offer"
+
+
+@plain("sheriff.Pass")
+@dataclass(frozen=True, slots=True)
+class Pass:
+    def __str__(self) -> str:
+        return "let the bag pass"
+
+
+@plain("sheriff.Inspect")
+@dataclass(frozen=True, slots=True)
+class Inspect:
+    def __str__(self) -> str:
+        return "inspect the bag"
+
+
+@plain("sheriff.Confiscate")
+@dataclass(frozen=True, slots=True)
+class Confiscate:
+    pile: int
+    order: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"confiscate {', '.join(self.order)} onto pile {self.pile}"
+
+
+@plain("sheriff.PayGoods")
+@dataclass(frozen=True, slots=True)
+class PayGoods:
+    """Goods handed over for a debt, in the fixed order of §5.8."""
+
+    cards: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"pay with {', '.join(self.cards)}"
+
+
+# ---- state ------------------------------------------------------------------------------
+@plain("sheriff.Debt")
+@dataclass(frozen=True, slots=True)
+class Debt:
+    payer: int
+    creditor: int
+    amount: int  # what is still owed after the automatic gold payment
+
+
+@plain("sheriff.State")
+@dataclass(frozen=True)  # no slots on purpose: see `draft` and `build`
+class State:
+    n_players: int
+    royal: bool
+    rng: Rng
+    phase: str
+    step: str
+    round: int
+    sheriff: int
+    turn: int  # the one seat acting in a sequential step (-1 in LOAD and OVER)
+    gold: tuple[int, ...]
+    hands: tuple[Counts, ...]
+    hand_known: tuple[Counts, ...]  # per hand: cards identified to everyone (§6)
+    aside: Counts  # the market merchant's set-aside cards
+    drew_deck: bool  # the market merchant has drawn from the draw pile this turn
+    bags: tuple[Counts, ...]
+    declared: tuple[str, ...]  # "" when no declaration
+    stands: tuple[Counts, ...]
+    stand_known: tuple[Counts, ...]  # per stand: face-down cards identified to everyone
+    draw_pile: tuple[str, ...]
+    piles: tuple[tuple[str, ...], tuple[str, ...]]  # bottom to top
+    pending: tuple[int, ...]
+    conditions: tuple[Condition, ...]  # accepted this round, sorted by seat
+    merchant: int  # the merchant being dealt with (-1 none)
+    exchange: int  # 1..3 during a negotiation
+    offer: Offer | None  # the standing offer
+    talk: tuple[tuple[int, object], ...]  # (seat, action) of the last/current negotiation
+    confiscated: Counts  # waiting for the Sheriff's confiscate
+    debt: Debt | None
+    outcomes: tuple[str, ...]  # this round per seat: "", "passed", "deal", "inspected"
+    revealed: tuple[tuple[str, ...], ...]  # bags opened by inspection this round
+
+
+STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(State))
+_N_FIELDS = len(STATE_FIELDS)
+_NEW = object.__new__
+
+
+def draft(state: State) -> dict[str, object]:
+    """A mutable copy of a state's fields for one transition (see `build`)."""
+    return dict(state.__dict__)
+
+
+def build(fields_: dict[str, object]) -> State:
+    """The State of a draft, without the generated __init__'s per-field frozen assignments.
+
+    State keeps its fields in its __dict__ (it is the one dataclass without slots) exactly so
+    that this copy is one C-level dict copy: a step builds one new State, and this was the
+    largest single cost of a step (benchmarked in bench/sheriff_speed.py).
+    """
+    if len(fields_) != _N_FIELDS:  # a misspelt field name in a transition
+        raise KeyError(sorted(set(fields_) - set(STATE_FIELDS)))
+    state = _NEW(State)
+    state.__dict__.update(fields_)
+    return state
+
+
+# ---- views ------------------------------------------------------------------------------
+@plain("sheriff.SeatView")
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One player as the viewing seat sees them. Unknown cards are HIDDEN ("?")."""
+
+    seat: int
+    gold: int
+    hand: tuple[str, ...]  # own hand in full; others: identified cards, then "?" per card
+    set_aside: tuple[str, ...]  # market: own cards, others "?" per card
+    bag: tuple[str, ...]  # own bag; others "?" per card (the size is public once loaded)
+    declared: str  # "" = none this round
+    stand_up: tuple[str, ...]  # legal goods, face up
+    stand_down: tuple[str, ...]  # contraband/royal: own (or at game end) in full, else known + "?"
+    outcome: str  # this round: "", "passed", "deal", "inspected"
+    revealed: tuple[str, ...]  # the bag's content shown at an inspection this round
+
+
+@plain("sheriff.View")
+@dataclass(frozen=True, slots=True)
+class View:
+    seat: int | None
+    n_players: int
+    royal_goods: bool
+    round: int  # 0-based
+    rounds: int
+    sheriff: int
+    phase: str
+    step: str
+    active: tuple[int, ...]
+    players: tuple[SeatView, ...]
+    draw_size: int
+    piles: tuple[tuple[str, ...], tuple[str, ...]]  # TOP card first
+    drew_deck: bool
+    pending: tuple[int, ...]
+    conditions: tuple[Condition, ...]
+    merchant: int
+    exchange: int
+    offer: Offer | None
+    talk: tuple[tuple[int, object], ...]
+    confiscated: tuple[str, ...]
+    debt: Debt | None
