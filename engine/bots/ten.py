@@ -100,11 +100,11 @@ class TenBot(Bot):
     def _draw_or_claim(self, view: View) -> Action:
         me = self._mine(view)
         numbers = [c for c in view.tableau if c in NUMBER_VALUE]
-        others = view.n_players - 1
-        numbers_value = self._gain(view, numbers) - view.currency_sum * TOKEN_POINTS * 0.5 * (
-            others > 0
-        )
-        numbers_value += 0.5 if view.market else 0.0  # the buy phase that comes with it
+        numbers_value = self._gain(view, numbers)
+        if view.n_players > 1:  # the currency shown goes to the others: half a loss to us
+            numbers_value -= view.currency_sum * TOKEN_POINTS * 0.5
+        if view.market:  # claiming numbers comes with a buy phase
+            numbers_value += 0.5
         currency_value = min(view.currency_sum, TOKEN_CAP - me.currency) * TOKEN_POINTS
         stake = max(numbers_value, currency_value)
         if view.deck_size:

@@ -1,0 +1,319 @@
+"""Final scoring (ten.md §8): the longest run per colour, wilds placed to maximise the total.
+
+The search follows the rules' reference method: per colour choose an interval (or none); the
+numbers of the interval not held as number cards are gaps; all gaps together must be filled by
+distinct wilds, each allowed where it goes (a bipartite matching). Only intervals that cannot
+grow for free (their neighbours are not held) are tried, and branch-and-bound over the four
+colours keeps the search small. Totals are cached by (held numbers, wilds held) because bots
+ask for the same collections many times.
+
+Numbers are kept as bit masks: bit n set = number n (1..9) is held in that colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from ..core import Result, plain
+from .cards import (
+    CARD_TYPES,
+    CELL,
+    COLOUR_INDEX,
+    COLOUR_WILD,
+    COLOURS,
+    FULL_RUN_POINTS,
+    IS_WILD,
+    NUMBER_WILD,
+    NUMBERS,
+    RAINBOW_WILD,
+    TYPE_OF,
+    wild_uses,
+)
+
+N_COLOURS = len(COLOURS)
+
+
+def _bit(n: int) -> int:
+    return 1 << n
+
+
+def _span(low: int, high: int) -> int:
+    return ((1 << (high + 1)) - 1) ^ ((1 << low) - 1)
+
+
+def run_points(length: int) -> int:
+    """Points of a run: 1 per card, the complete run 1-9 scores FULL_RUN_POINTS."""
+    return FULL_RUN_POINTS if length == len(NUMBERS) else length
+
+
+def longest_run(mask: int) -> tuple[int, int]:
+    """(low, high) of the longest run in a mask, the lower one on a tie; (0, 0) if empty."""
+    best = (0, 0)
+    best_len = 0
+    start = 0
+    for n in (*NUMBERS, 10):
+        if n <= 9 and mask >> n & 1:
+            if not start:
+                start = n
+        elif start:
+            if n - start > best_len:
+                best_len = n - start
+                best = (start, n - 1)
+            start = 0
+    return best
+
+
+def mask_points(mask: int) -> int:
+    low, high = longest_run(mask)
+    return run_points(high - low + 1) if low else 0
+
+
+# ---- the pool of wilds ------------------------------------------------------------------
+# A pool is (colour wilds per colour, numbered wilds as a mask, rainbow wilds): what matters
+# for the best total, whatever the physical ids.
+Pool = tuple[tuple[int, ...], int, int]
+
+
+def _pool_size(pool: Pool) -> int:
+    colour_wilds, numbered, rainbow = pool
+    return sum(colour_wilds) + numbered.bit_count() + rainbow
+
+
+@lru_cache(maxsize=1 << 14)
+def _candidates(mask: int, wilds: int) -> tuple[tuple[int, int], ...]:
+    """(points, gap mask) of the intervals worth trying in one colour, best points first.
+
+    An interval whose neighbour is held grows for free, so only intervals with both
+    neighbours missing (or at 1 / 9) are tried; an interval is dropped when another one has at
+    least its points with a subset of its gaps.
+    """
+    found: dict[int, int] = {0: 0}
+    for low in NUMBERS:
+        if low > 1 and mask >> (low - 1) & 1:
+            continue
+        for high in range(low, 10):
+            gaps = _span(low, high) & ~mask
+            if gaps.bit_count() > wilds:
+                break
+            if high < 9 and mask >> (high + 1) & 1:
+                continue
+            points = run_points(high - low + 1)
+            if found.get(gaps, -1) < points:
+                found[gaps] = points
+    ranked = sorted(((p, g) for g, p in found.items()), key=lambda pg: (-pg[0], pg[1].bit_count()))
+    kept: list[tuple[int, int]] = []
+    for points, gaps in ranked:
+        if not any(kp >= points and kg & gaps == kg for kp, kg in kept):
+            kept.append((points, gaps))
+    return tuple(kept)
+
+
+def _coverable(needs: list[int], usable: list[int], rainbow: int) -> bool:
+    """Can the shared wilds fill what the colour wilds leave open?
+
+    Colour c still needs needs[c] gaps filled by numbered wilds whose number is one of its gaps
+    (usable[c], a mask of the numbered wilds held) or by the rainbow. That is a matching of
+    colours (capacity needs[c]) to numbered wilds; by Hall's theorem with deficiency it leaves
+    max over colour sets S of (needs of S - numbered wilds usable by S) gaps, which the
+    rainbow wilds must cover.
+    """
+    n = len(needs)
+    for subset in range(1, 1 << n):
+        need = 0
+        numbers = 0
+        for c in range(n):
+            if subset >> c & 1:
+                need += needs[c]
+                numbers |= usable[c]
+        if need - numbers.bit_count() > rainbow:
+            return False
+    return True
+
+
+@lru_cache(maxsize=1 << 16)
+def best_total(masks: tuple[int, ...], pool: Pool) -> int:
+    """The highest total reachable with these held numbers per colour and these wilds.
+
+    Branch and bound over the colours. A colour's own colour wilds fill any of its gaps; what
+    they leave open (its "need") is filled by the shared wilds (numbered, rainbow). The bound
+    is a knapsack of the best points per colour for each total need, ignoring which numbers.
+    """
+    colour_wilds, numbered, rainbow = pool
+    shared = numbered.bit_count() + rainbow
+    if shared + sum(colour_wilds) == 0:
+        return sum(mask_points(m) for m in masks)
+    options = []
+    for c, mask in enumerate(masks):
+        found = []
+        for points, gaps in _candidates(mask, colour_wilds[c] + shared):
+            need = max(0, gaps.bit_count() - colour_wilds[c])
+            found.append((points, need, gaps & numbered))
+        options.append(found)
+    by_need = [
+        [max((p for p, need, _ in found if need <= k), default=0) for k in range(shared + 1)]
+        for found in options
+    ]
+    bound = [[0] * (shared + 1) for _ in range(N_COLOURS + 1)]
+    for c in range(N_COLOURS - 1, -1, -1):
+        for k in range(shared + 1):
+            bound[c][k] = max(by_need[c][j] + bound[c + 1][k - j] for j in range(k + 1))
+    best = sum(row[0] for row in by_need)
+    needs: list[int] = []
+    usable: list[int] = []
+
+    def search(c: int, points: int, used: int) -> None:
+        nonlocal best
+        if c == N_COLOURS:
+            best = max(best, points)
+            return
+        left = shared - used
+        for p, need, numbers in options[c]:
+            if points + p + bound[c + 1][left] <= best:
+                break  # sorted by points: nothing later in this colour can do better
+            if need > left or points + p + bound[c + 1][left - need] <= best:
+                continue
+            needs.append(need)
+            usable.append(numbers)
+            if not need or _coverable(needs, usable, rainbow):
+                search(c + 1, points + p, used + need)
+            needs.pop()
+            usable.pop()
+
+    search(0, 0, 0)
+    return best
+
+
+# ---- collections ------------------------------------------------------------------------
+def _split(cards: Sequence[str]) -> tuple[list[int], list[str]]:
+    masks = [0] * N_COLOURS
+    wilds = []
+    for card in cards:
+        if card in CELL:
+            c, n = CELL[card]
+            masks[c] |= _bit(n)
+        elif card in IS_WILD:
+            wilds.append(card)
+    return masks, wilds
+
+
+def pool_of(wilds: Sequence[str]) -> Pool:
+    colour_wilds = [0] * N_COLOURS
+    numbered = rainbow = 0
+    for card in wilds:
+        t = CARD_TYPES[TYPE_OF[card]]
+        if t.kind == COLOUR_WILD:
+            colour_wilds[COLOUR_INDEX[t.colour]] += 1
+        elif t.kind == NUMBER_WILD:
+            numbered |= _bit(t.number)
+        elif t.kind == RAINBOW_WILD:
+            rainbow += 1
+    return tuple(colour_wilds), numbered, rainbow
+
+
+def collection_total(cards: Sequence[str]) -> int:
+    """The score of a collection (physical card ids) with the best wild assignment."""
+    masks, wilds = _split(cards)
+    return best_total(tuple(masks), pool_of(wilds))
+
+
+@plain("ten.RunCell")
+@dataclass(frozen=True, slots=True)
+class RunCell:
+    number: int
+    card: str
+    """The number card or the wild that fills this number."""
+
+
+@plain("ten.ColourRun")
+@dataclass(frozen=True, slots=True)
+class ColourRun:
+    colour: str
+    low: int
+    high: int
+    """The longest run low..high (0, 0 = the colour scores nothing)."""
+    points: int
+    cells: tuple[RunCell, ...]
+
+
+@plain("ten.WildUse")
+@dataclass(frozen=True, slots=True)
+class WildUse:
+    card: str
+    colour: str | None
+    number: int | None
+    """None, None = unused."""
+
+
+@plain("ten.CollectionScore")
+@dataclass(frozen=True, slots=True)
+class CollectionScore:
+    total: int
+    runs: tuple[ColourRun, ...]
+    """One per colour, in colour order."""
+    wilds: tuple[WildUse, ...]
+    """Every wild of the collection by card id, with the spot it fills."""
+
+
+def score_collection(cards: Sequence[str]) -> CollectionScore:
+    """The best total and the reported assignment (ten.md §8): wilds fixed one at a time by
+    card id, each to its first use (unused, then colour by colour, number by number) that
+    still allows the best total; per colour the longest run (the lower one on a tie)."""
+    masks, wilds = _split(cards)
+    target = best_total(tuple(masks), pool_of(wilds))
+    left = sorted(wilds)
+    placed: dict[tuple[int, int], str] = {}
+    uses: list[WildUse] = []
+    while left:
+        wild, left = left[0], left[1:]
+        pool = pool_of(left)
+        use: tuple[int, int] | None = None
+        if best_total(tuple(masks), pool) != target:
+            for c, n in wild_uses(wild):
+                trial = list(masks)
+                trial[c] |= _bit(n)
+                if best_total(tuple(trial), pool) == target:
+                    use = (c, n)
+                    break
+        if use is None:
+            uses.append(WildUse(wild, None, None))
+        else:
+            c, n = use
+            masks[c] |= _bit(n)
+            placed[use] = wild
+            uses.append(WildUse(wild, COLOURS[c], n))
+    number_cards: dict[tuple[int, int], str] = {}
+    for card in sorted(cards):
+        if card in CELL:
+            number_cards.setdefault(CELL[card], card)
+    runs = []
+    for c, colour in enumerate(COLOURS):
+        low, high = longest_run(masks[c])
+        cells = tuple(
+            RunCell(n, number_cards.get((c, n)) or placed[(c, n)]) for n in range(low, high + 1)
+        ) if low else ()
+        runs.append(ColourRun(colour, low, high, run_points(high - low + 1) if low else 0, cells))
+    return CollectionScore(target, tuple(runs), tuple(uses))
+
+
+def tiebreak_key(currency: int, collection_size: int) -> int:
+    """One int ranking ten.md's tie-breaks: most currency tokens, then fewest cards."""
+    return currency * 256 - collection_size
+
+
+def result_of(collections: Sequence[Sequence[str]], currency: Sequence[int]) -> Result:
+    """Per seat: points per colour (breakdown), ranked by total then the tie-breaks."""
+    breakdown = []
+    for cards in collections:
+        score = score_collection(cards)
+        breakdown.append(tuple((run.colour, run.points) for run in score.runs))
+    tiebreak = [tiebreak_key(currency[s], len(cards)) for s, cards in enumerate(collections)]
+    return Result.from_breakdown(breakdown, tiebreak)
+
+
+__all__ = [
+    "CollectionScore", "ColourRun", "RunCell", "WildUse", "best_total",
+    "collection_total", "longest_run", "pool_of", "result_of", "run_points", "score_collection",
+    "tiebreak_key",
+]

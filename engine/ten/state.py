@@ -1,0 +1,224 @@
+"""Ten's state, actions and view: frozen plain data (ints, strings, tuples).
+
+Phases of the state machine (ten.md §5):
+  "draw"      start of a turn: the active player must draw
+  "choose"    after a card (or an auction): draw again, claim numbers or claim currency
+  "auction"   a wild is up for bids; `auction.bidders[0]` acts (bid or pass)
+  "pay"       the auction winner `auction.high_bidder` pays `auction.high_bid`
+  "solo_wild" solo game: buy the wild drawn for 1 or discard it
+  "buy"       the active player's buy phase after claiming numbers
+  "final_buy" the final buy phases; `buyers[0]` acts
+  "over"      scored
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..core import Rng, plain
+
+DRAW = "draw"
+CHOOSE = "choose"
+AUCTION = "auction"
+PAY = "pay"
+SOLO_WILD = "solo_wild"
+BUY = "buy"
+FINAL_BUY = "final_buy"
+OVER = "over"
+
+CLAIM_NUMBERS = "claim_numbers"
+CLAIM_CURRENCY = "claim_currency"
+BUST_NUMBERS = "bust_numbers"
+BUST_CURRENCY = "bust_currency"
+
+
+@plain("ten.Payment")
+@dataclass(frozen=True, slots=True)
+class Payment:
+    """Currency tokens, bust tokens and collection cards (ids, sorted ascending) given to pay."""
+
+    currency: int = 0
+    busts: int = 0
+    cards: tuple[str, ...] = ()
+
+    @staticmethod
+    def of(currency: int = 0, busts: int = 0, cards: tuple[str, ...] | list[str] = ()) -> Payment:
+        """A payment with its cards in the canonical (sorted) order."""
+        return Payment(currency, busts, tuple(sorted(cards)))
+
+
+@plain("ten.Draw")
+@dataclass(frozen=True, slots=True)
+class Draw:
+    def __str__(self) -> str:
+        return "draw"
+
+
+@plain("ten.ClaimNumbers")
+@dataclass(frozen=True, slots=True)
+class ClaimNumbers:
+    def __str__(self) -> str:
+        return "claim numbers"
+
+
+@plain("ten.ClaimCurrency")
+@dataclass(frozen=True, slots=True)
+class ClaimCurrency:
+    def __str__(self) -> str:
+        return "claim currency"
+
+
+@plain("ten.Bid")
+@dataclass(frozen=True, slots=True)
+class Bid:
+    amount: int
+
+    def __str__(self) -> str:
+        return f"bid {self.amount}"
+
+
+@plain("ten.Pass")
+@dataclass(frozen=True, slots=True)
+class Pass:
+    def __str__(self) -> str:
+        return "pass"
+
+
+@plain("ten.Pay")
+@dataclass(frozen=True, slots=True)
+class Pay:
+    """The auction winner pays their bid."""
+
+    payment: Payment
+
+
+@plain("ten.Buy")
+@dataclass(frozen=True, slots=True)
+class Buy:
+    """Buy one market card (price = its number)."""
+
+    card: str
+    payment: Payment
+
+
+@plain("ten.Skip")
+@dataclass(frozen=True, slots=True)
+class Skip:
+    def __str__(self) -> str:
+        return "buy nothing"
+
+
+@plain("ten.BuyWild")
+@dataclass(frozen=True, slots=True)
+class BuyWild:
+    """Solo game: keep the wild just drawn for the solo price."""
+
+    payment: Payment
+
+
+@plain("ten.DiscardWild")
+@dataclass(frozen=True, slots=True)
+class DiscardWild:
+    def __str__(self) -> str:
+        return "discard the wild"
+
+
+@plain("ten.TurnEnd")
+@dataclass(frozen=True, slots=True)
+class TurnEnd:
+    """How the last finished turn ended, for the log and the screen.
+
+    outcome: claim_numbers, claim_currency, bust_numbers or bust_currency. `numbers` and
+    `currency_cards` are the tableau's cards; `gains[s]` the currency tokens seat s actually
+    took (after the cap of 10).
+    """
+
+    seat: int
+    outcome: str
+    numbers: tuple[str, ...]
+    currency_cards: tuple[str, ...]
+    amount: int
+    gains: tuple[int, ...]
+
+
+@plain("ten.Auction")
+@dataclass(frozen=True, slots=True)
+class Auction:
+    """A wild drawn this turn and its auction (in the solo game only `wild` is used)."""
+
+    wild: str
+    bidders: tuple[int, ...]
+    """Seats still to act, in order (the first acts now)."""
+    bids: tuple[tuple[int, int], ...]
+    """(seat, amount) so far; amount 0 = passed."""
+    high_bid: int
+    high_bidder: int
+    """-1 while nobody has bid."""
+
+
+@plain("ten.State")
+@dataclass(frozen=True, slots=True)
+class State:
+    n_players: int
+    rng: Rng
+    deck: tuple[str, ...]
+    turn: int
+    """The seat whose turn it is (the active player A of ten.md)."""
+    phase: str
+    tableau: tuple[str, ...]
+    total: int
+    """Running total T: numbers add, currency subtracts."""
+    currency_sum: int
+    """K: the currency shown in the tableau."""
+    collections: tuple[tuple[str, ...], ...]
+    currency: tuple[int, ...]
+    busts: tuple[int, ...]
+    market: tuple[str, ...]
+    discard: tuple[str, ...]
+    auction: Auction | None
+    """The wild being auctioned, paid for, or (solo) bought or discarded."""
+    buyers: tuple[int, ...]
+    """Seats still to have their final buy phase, in order."""
+    last_turn: TurnEnd | None
+
+
+@plain("ten.PlayerView")
+@dataclass(frozen=True, slots=True)
+class PlayerView:
+    seat: int
+    collection: tuple[str, ...]
+    currency: int
+    busts: int
+    power: int
+    """Purchasing power: currency + 3 x bust tokens + collection cards."""
+    score: int
+    """Score if the game ended now (best wild assignment)."""
+
+
+@plain("ten.View")
+@dataclass(frozen=True, slots=True)
+class View:
+    seat: int | None
+    n_players: int
+    turn: int
+    phase: str
+    active: tuple[int, ...]
+    deck_size: int
+    tableau: tuple[str, ...]
+    total: int
+    currency_sum: int
+    bust_cards: int
+    """Unseen cards that would bust the turn player if drawn next (out of deck_size)."""
+    unseen: tuple[tuple[str, int], ...]
+    """(type id, copies) of the cards not seen yet: exactly the deck's contents, not its order."""
+    players: tuple[PlayerView, ...]
+    market: tuple[str, ...]
+    discard: tuple[str, ...]
+    auction: Auction | None
+    """The wild on sale and its bids (None when no wild is pending)."""
+    price: int
+    """What the acting seat must pay now in the pay / solo_wild phases (else 0)."""
+    buyers: tuple[int, ...]
+    buyable: tuple[str, ...]
+    """Market cards the viewing seat may buy now (empty unless it is in a buy phase)."""
+    last_turn: TurnEnd | None
