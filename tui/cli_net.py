@@ -1,9 +1,421 @@
-"""Network subcommands of the `gamenight` CLI (host, join, watch, relay, bot); see net/."""
+"""Network subcommands of the `gamenight` CLI: host, join, watch, bot, relay; and selfplay --net.
+
+Bad input (unknown game, bad invite code, unreachable broker, busy port, refused join) is one
+line on stderr and exit status 2, through tui.cli's CliError.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
+import logging
+import statistics
+import time
+from typing import Any
+
+log = logging.getLogger(__name__)
 
 
 def add_net_commands(subparsers: argparse._SubParsersAction) -> None:
-    """Register the network subcommands; filled in by the network layer."""
+    """Register host, join, watch, bot and relay."""
+    host = subparsers.add_parser("host", help="host a network game and print its invite code")
+    host.add_argument("game", help="game id, e.g. money")
+    host.add_argument("--players", type=int, help="seats at the table (default 4, within the game's range)")
+    host.add_argument("--bots", type=int, default=0, help="seats filled by bots run here (each its own peer)")
+    host.add_argument("--relay-bots", type=int, default=0, help="seats a relay on the broker should fill with its bots")
+    _broker_args(host, embedded_default=True)
+    host.add_argument("--name", help="your name at the table (default from config)")
+    host.add_argument("--edition", help="Money!: gold_silver (default) or classic")
+    host.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
+    host.add_argument("--headless", action="store_true", help="no TUI: a bot plays the host's seat, progress is printed")
+    host.add_argument("--bot-delay", type=float, default=None, help="seconds local bots wait before acting")
+    host.add_argument("--gid", help=argparse.SUPPRESS)
+    host.set_defaults(func=cmd_host)
+
+    join = subparsers.add_parser("join", help="join a network game by its invite code (again to resume)")
+    join.add_argument("code", nargs="?", help="invite code (mqtt://host:port/game-id); none: rejoin the last network game")
+    _broker_args(join, embedded_default=False)
+    join.add_argument("--name", help="your name at the table (default from config)")
+    join.add_argument("--headless", action="store_true", help="no TUI: a bot plays your seat")
+    join.set_defaults(func=cmd_join)
+
+    watch = subparsers.add_parser("watch", help="follow a network game (public view only)")
+    watch.add_argument("code", help="invite code")
+    _broker_args(watch, embedded_default=False)
+    watch.add_argument("--headless", action="store_true", help="print the moves instead of the TUI")
+    watch.set_defaults(func=cmd_watch)
+
+    bot = subparsers.add_parser("bot", help="run a bot peer that takes a seat in a network game")
+    bot.add_argument("code", help="invite code")
+    _broker_args(bot, embedded_default=False)
+    bot.add_argument("--kind", default="best", help="bot kind: random, heuristic, best")
+    bot.add_argument("--key", help="key file of this bot (default: <data dir>/bot.key)")
+    bot.add_argument("--name", default="Bot", help="the bot's name at the table")
+    bot.add_argument("--delay", type=float, default=0.0, help="seconds the bot waits before acting")
+    bot.set_defaults(func=cmd_bot)
+
+    relay = subparsers.add_parser("relay", help="headless relay: embedded broker, game archive, bot seats")
+    relay.add_argument("--bind", default=None, help="address to listen on (default from config: 127.0.0.1)")
+    relay.add_argument("--port", type=int, default=None, help="port (default from config: 1883)")
+    relay.add_argument("--broker", default="embedded", help="embedded (default) or the URL of a broker to serve")
+    relay.add_argument("--bots", type=int, default=0, help="bot peers it may run at once for hosts that ask")
+    relay.add_argument("--archive", help="directory for the game logs (default: <data dir>/archive)")
+    relay.add_argument("--prefix", default="gamenight/v1", help="topic prefix")
+    relay.set_defaults(func=cmd_relay)
+
+
+def _broker_args(parser: argparse.ArgumentParser, embedded_default: bool) -> None:
+    default = "embedded (start one here)" if embedded_default else "from the invite code or config"
+    parser.add_argument("--broker", help=f"'embedded' or mqtt://host:port / mqtts://host:port (default: {default})")
+    parser.add_argument("--bind", help="embedded broker: address to listen on (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, help="embedded broker: port (default 1883)")
+    parser.add_argument("--prefix", default="gamenight/v1", help="topic prefix (default gamenight/v1)")
+
+
+# ---- shared helpers ---------------------------------------------------------------------
+def _cli_error(message: str) -> Exception:
+    from tui.cli import CliError
+
+    return CliError(message)
+
+
+def _config() -> Any:
+    from tui.config import load_config
+
+    return load_config()
+
+
+def _settings(args: argparse.Namespace, config: Any, broker: str | None) -> Any:
+    from net.launch import BrokerSettings
+    from net.mqtt import parse_broker
+
+    chosen = broker or "embedded"
+    if chosen != "embedded":
+        try:
+            chosen = parse_broker(chosen).url
+        except ValueError as exc:
+            raise _cli_error(str(exc)) from None
+    port = args.port if getattr(args, "port", None) is not None else config.broker.port
+    if not 0 <= port <= 65535:
+        raise _cli_error(f"--port must be from 0 to 65535, not {port}")
+    return BrokerSettings(
+        broker=chosen, bind=getattr(args, "bind", None) or config.broker.bind, port=port,
+        username=config.broker.username, password=config.broker.password,
+        prefix=getattr(args, "prefix", None) or "gamenight/v1",
+    )
+
+
+def _parse_code(code: str, args: argparse.Namespace, config: Any) -> tuple[str, str]:
+    from net.invite import parse_invite
+
+    try:
+        url, gid = parse_invite(code, args.broker or config.broker.url)
+    except ValueError as exc:
+        raise _cli_error(str(exc)) from None
+    if args.broker and args.broker != "embedded":
+        url = _settings(args, config, args.broker).broker
+    return url, gid
+
+
+def _run(coro: Any) -> int:
+    """Run a network coroutine, turning the expected failures into one CLI line."""
+    from net.errors import Refused
+    from net.mqtt import BrokerUnreachable
+
+    try:
+        return int(asyncio.run(coro) or 0)
+    except (Refused, BrokerUnreachable, ValueError) as exc:
+        raise _cli_error(str(exc)) from None
+    except OSError as exc:
+        raise _cli_error(str(exc)) from None
+
+
+def _run_app(first_screen: Any, config: Any) -> int:
+    from tui.app import GamenightApp
+
+    class NetApp(GamenightApp):
+        """The normal app, opening on a Host or Join screen instead of the menu."""
+
+        def on_mount(self) -> None:
+            super().on_mount()
+            self.call_after_refresh(lambda: self.push_screen(first_screen))
+
+    app = NetApp(start=None, config=config)
+    app.run()
+    return int(app.return_code or 0)
+
+
+def _print(*parts: Any) -> None:
+    print(*parts, flush=True)
+
+
+def _printer(peer: Any) -> None:
+    """Headless progress: lobby, start, waits over a second, errors and the result."""
+    def on_note(note: Any) -> None:
+        if note.kind in ("lobby", "started", "refused", "error", "desync", "presence") and note.text:
+            _print(note.text)
+        elif note.kind == "over":
+            ls = peer.lockstep
+            result = ls.game.result(ls.state)
+            scores = ", ".join(f"{ls.names[s]} {result.scores[s]}" for s in range(len(ls.names)))
+            _print(f"game over after {ls.step} steps: {scores}; state {ls.hash.hex()[:16]}")
+
+    peer.listeners.append(on_note)
+
+
+# ---- host -------------------------------------------------------------------------------
+def cmd_host(args: argparse.Namespace) -> int:
+    from engine.core import GameError
+    from tui.cli import _game, _player_count, game_options
+
+    config = _config()
+    try:
+        game = _game(args.game)
+    except GameError as exc:
+        raise _cli_error(str(exc)) from None
+    options = game_options(game, args.edition, args.option)
+    players = _player_count(game, args.players, options)
+    if not 0 <= args.bots < players:
+        raise _cli_error(f"--bots must be from 0 to {players - 1} for {players} players (you take a seat)")
+    if not 0 <= args.relay_bots < players - args.bots:
+        raise _cli_error("--relay-bots must leave at least the host's seat free")
+    settings = _settings(args, config, args.broker)
+    name = args.name or config.player.name
+    delay = config.ui.bot_delay if args.bot_delay is None else args.bot_delay
+    request = dict(game_id=game.id, players=players, bots=args.bots, options=options, settings=settings,
+                   name=name, relay_bots=args.relay_bots, gid=args.gid)
+    if args.headless:
+        return _run(_host_headless(request, args.bot_delay or 0.0))
+    from tui.screens.host import HostRequest, HostScreen
+
+    return _run_app(HostScreen(HostRequest(**request, bot_delay=delay)), config)
+
+
+async def _host_headless(request: dict[str, Any], delay: float) -> int:
+    from net.launch import host_session
+
+    session = await host_session(**request, host_bot="best", bot_delay=delay)
+    _print(f"invite code: {session.invite}")
+    _printer(session.peer)
+    try:
+        await session.peer.done.wait()
+        await asyncio.sleep(0.3)  # let the last messages reach slower peers
+    finally:
+        await session.close()
+    return 0 if session.peer.lockstep.phase == "over" else 1
+
+
+# ---- join / watch / bot -----------------------------------------------------------------
+def _last_network_game() -> tuple[str, str]:
+    from net.store import saved_games
+
+    for gid, _, meta in saved_games():
+        if meta.get("role") in ("host", "player") and meta.get("broker"):
+            return meta["broker"], gid
+    raise _cli_error("no network game to rejoin: give an invite code")
+
+
+def cmd_join(args: argparse.Namespace) -> int:
+    config = _config()
+    if args.code:
+        url, gid = _parse_code(args.code, args, config)
+    else:
+        url, gid = _last_network_game()
+    name = args.name or config.player.name
+    settings = _settings(args, config, url)
+    if args.headless:
+        return _run(_join_headless(url, gid, settings, name, bot="best", watch=False))
+    from tui.screens.join import JoinScreen
+
+    return _run_app(JoinScreen(code=f"{url}/{gid}", name=name), config)
+
+
+def cmd_watch(args: argparse.Namespace) -> int:
+    config = _config()
+    url, gid = _parse_code(args.code, args, config)
+    settings = _settings(args, config, url)
+    if args.headless:
+        return _run(_join_headless(url, gid, settings, config.player.name, bot=None, watch=True))
+    from tui.screens.join import JoinScreen
+
+    return _run_app(JoinScreen(code=f"{url}/{gid}", watch=True), config)
+
+
+async def _join_headless(url: str, gid: str, settings: Any, name: str, bot: str | None, watch: bool,
+                         identity: Any = None, delay: float = 0.0) -> int:
+    from net.launch import join_session
+
+    session = await join_session(url, gid, settings=settings, name=name, bot=bot, watch=watch,
+                                 identity=identity, bot_delay=delay)
+    peer = session.peer
+    _printer(peer)
+    if watch:
+        peer.listeners.append(lambda note: note.kind == "changed" and note.text and _print(note.text))
+    try:
+        await peer.done.wait()
+        await asyncio.sleep(0.3)
+    finally:
+        await session.close()
+    if peer.lockstep.refused:
+        raise _cli_error(peer.lockstep.refused)
+    return 0 if peer.lockstep.phase == "over" else 1
+
+
+def cmd_bot(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from engine.bots import bot_kinds
+    from net.identity import load_or_create
+    from net.paths import data_dir
+
+    config = _config()
+    url, gid = _parse_code(args.code, args, config)
+    kinds = {"best", *bot_kinds(gid.rsplit("-", 1)[0])}
+    if args.kind not in kinds:
+        raise _cli_error(f"--kind must be one of {', '.join(sorted(kinds))}")
+    identity = load_or_create(Path(args.key) if args.key else data_dir() / "bot.key")
+    settings = _settings(args, config, url)
+    return _run(_join_headless(url, gid, settings, args.name, bot=args.kind, watch=False,
+                               identity=identity, delay=args.delay))
+
+
+# ---- relay ------------------------------------------------------------------------------
+def cmd_relay(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    config = _config()
+    settings = _settings(args, config, args.broker)
+    if args.bots < 0:
+        raise _cli_error("--bots cannot be negative")
+    return _run(_relay(settings, args.bots, Path(args.archive) if args.archive else None))
+
+
+async def _relay(settings: Any, bots: int, archive: Any) -> int:
+    from net.relay import Relay
+
+    relay = Relay(settings, max_bots=bots, archive=archive)
+    await relay.start()
+    _print(f"relay on {relay.url} (archive {relay.archive}, up to {bots} bots); Ctrl-C stops it")
+    try:
+        await relay.wait()
+    except asyncio.CancelledError:
+        pass
+    finally:
+        await relay.stop()
+    return 0
+
+
+# ---- selfplay --net ---------------------------------------------------------------------
+def run_selfplay_net(args: argparse.Namespace) -> int:
+    """`gamenight selfplay GAME --net`: every seat a bot peer through the broker; JSON summary."""
+    from engine.core import GameError
+    from tui.cli import _game, _player_count
+
+    try:
+        game = _game(args.game)
+    except GameError as exc:
+        raise _cli_error(str(exc)) from None
+    players = _player_count(game, args.players, {})
+    if args.games < 1:
+        raise _cli_error(f"--games must be at least 1, not {args.games}")
+    config = _config()
+    settings = _settings(args, config, args.broker or "embedded")
+    if settings.broker == "embedded":
+        settings.port = 0  # a free port: self-play must not collide with a hosted game
+    return _run(_selfplay_net(game.id, players, args.games, args.bots, settings, bool(args.json)))
+
+
+async def net_selfplay(game_id: str, players: int, games: int, bots: str, settings: Any) -> dict[str, Any]:
+    """Play `games` networked bot games one after another and measure the wire."""
+    from engine.core import final_state, state_hash
+    from engine.registry import get_game
+    from net.identity import Identity
+    from net.launch import connect, presence_will, start_broker
+    from net.session import host_game, join_game, new_gid
+
+    game = get_game(game_id)
+    kinds = [k.strip() for k in bots.split(",")] if "," in bots else [bots] * players
+    if len(kinds) != players:
+        raise ValueError(f"--bots lists {len(kinds)} bots for {players} players")
+    url, broker = await start_broker(settings)
+    seq: list[float] = []
+    cr: list[float] = []
+    messages = desyncs = finished = actions = 0
+    wins, totals = [0] * players, [0] * players
+    mismatched = 0
+    started = time.perf_counter()
+    try:
+        for _ in range(games):
+            gid = new_gid(game.id)
+            ids = [Identity.generate() for _ in range(players)]
+            transports = [await connect(url, settings, presence_will(i, gid, f"Bot {s}", settings.prefix))
+                          for s, i in enumerate(ids)]
+            peers = [await host_game(game, transports[0], ids[0], players=players, name="Bot 0", gid=gid,
+                                     prefix=settings.prefix, persist=False, bot=kinds[0])]
+            for s in range(1, players):
+                peers.append(await join_game(transports[s], ids[s], gid, name=f"Bot {s}", prefix=settings.prefix,
+                                             persist=False, bot=kinds[s], game=game))
+            await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in peers)), 600)
+            for p in peers:
+                await p.flush()
+            for p in peers:
+                ls = p.lockstep
+                messages += p.sent
+                desyncs += 1 if ls.frozen else 0
+                for kind, seconds in ls.step_kinds:
+                    (seq if kind == "act" else cr).append(seconds * 1000)
+            ls0 = peers[0].lockstep
+            if ls0.phase == "over":
+                finished += 1
+                result = game.result(ls0.state)
+                replayed = final_state(game, ls0.game_log)
+                if len({p.lockstep.hash for p in peers}) != 1 or state_hash(replayed) != ls0.hash.hex():
+                    mismatched += 1
+                for seat in result.winners:
+                    wins[seat] += 1
+                for seat, score in enumerate(result.scores):
+                    totals[seat] += score
+                actions += sum(len(step) for step in ls0.game_log.steps)
+            for p in peers:
+                await p.stop(clean=False)
+            for t in transports:
+                await t.stop()
+    finally:
+        if broker is not None:
+            await broker.stop()
+    seconds = max(time.perf_counter() - started, 1e-9)
+    return {
+        "game": game.id, "players": players, "games": games, "finished": finished, "actions": actions,
+        "seconds": round(seconds, 3), "games_per_s": round(games / seconds, 2),
+        "actions_per_s": round(actions / seconds, 1), "wins": wins,
+        "mean_score": [round(t / finished, 2) if finished else 0 for t in totals],
+        "net": True, "broker": "embedded amqtt" if broker is not None else url,
+        "messages": messages, "desyncs": desyncs + mismatched,
+        "step_latency_ms": {"sequential": _stats(seq), "commit_reveal": _stats(cr)},
+    }
+
+
+def _stats(values: list[float]) -> dict[str, Any]:
+    if not values:
+        return {"steps": 0, "median": None, "p99": None}
+    ordered = sorted(values)
+    p99 = ordered[min(len(ordered) - 1, int(round(0.99 * (len(ordered) - 1))))]
+    return {"steps": len(values), "median": round(statistics.median(ordered), 3), "p99": round(p99, 3)}
+
+
+async def _selfplay_net(game_id: str, players: int, games: int, bots: str, settings: Any, as_json: bool) -> int:
+    summary = await net_selfplay(game_id, players, games, bots, settings)
+    if as_json:
+        print(json.dumps(summary))
+    else:
+        lat = summary["step_latency_ms"]
+        print(
+            f"{summary['games']} networked games of {summary['game']} for {summary['players']} via "
+            f"{summary['broker']} in {summary['seconds']} s: {summary['messages']} messages, "
+            f"{summary['desyncs']} desyncs\n"
+            f"step latency ms: sequential median {lat['sequential']['median']} p99 {lat['sequential']['p99']}; "
+            f"commit-reveal median {lat['commit_reveal']['median']} p99 {lat['commit_reveal']['p99']}\n"
+            f"wins per seat: {summary['wins']}\nmean score per seat: {summary['mean_score']}"
+        )
+    return 0 if summary["desyncs"] == 0 and summary["finished"] == summary["games"] else 1

@@ -80,10 +80,10 @@ class Table(ABC):
         """Send a chat line (networked tables); local tables just log it."""
         self.emit(TableEvent("chat", text))
 
-    async def start(self) -> None:
+    async def start(self) -> None:  # noqa: B027 - optional hook, empty by design
         """Begin play (run bots whose turn it is, connect, ...)."""
 
-    async def close(self) -> None:
+    async def close(self) -> None:  # noqa: B027 - optional hook, empty by design
         """Stop cleanly (disconnect, flush the save)."""
 
     # ---- events ------------------------------------------------------------------------

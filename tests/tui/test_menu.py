@@ -1,0 +1,95 @@
+"""The menu, new-game form, help screen and the network entries, by keyboard only."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+
+from tui.app import GamenightApp
+from tui.games.money import MoneyScreen
+from tui.screens.menu import MenuScreen
+from tui.screens.new_game import NewGameScreen
+from tui.screens.rules import RulesScreen
+
+from .helpers import screen_text, settle
+
+
+async def test_new_game_from_the_menu_with_edition_and_seed(config):
+    app = GamenightApp(config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen)
+        await pilot.press("n")
+        await settle(pilot)
+        assert isinstance(app.screen, NewGameScreen)
+        # Players: 4 -> 5; Edition: gold_silver -> classic.
+        await pilot.press("down", "right", "down", "down", "right")
+        await pilot.press("tab", *"42")
+        await settle(pilot)
+        text = screen_text(app)
+        assert "classic" in text and "◀ 5 ▶" in text
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, MoneyScreen)
+        table = app.tables[0]
+        assert table.n_players == 5 and table.local_seats == (0,)
+        assert dict(table.game_log.options)["edition"] == "classic"
+        assert "classic" in screen_text(app)
+
+
+async def test_an_impossible_setup_is_explained_not_started(config):
+    app = GamenightApp(config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await settle(pilot)
+        await pilot.press("tab", "tab", *"A,B,C,D,E,F,G")  # seven names for four seats
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, NewGameScreen)
+        assert "names" in screen_text(app)
+        assert app.tables == []
+
+
+async def test_f1_and_question_mark_open_the_game_help(config):
+    from tui.screens.new_game import GameSetup
+
+    app = GamenightApp(start=GameSetup("money", 3, 2, seed=1, bot_delay=0), config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        for key in ("f1", "question_mark"):
+            await pilot.press(key)
+            await settle(pilot)
+            assert isinstance(app.screen, RulesScreen)
+            assert "Money!" in screen_text(app)
+            await pilot.press("escape")
+            await settle(pilot)
+            assert isinstance(app.screen, MoneyScreen)
+
+
+@pytest.mark.parametrize("entry, module", [("h", "tui.screens.host"), ("j", "tui.screens.join")])
+async def test_network_entries_say_when_they_are_not_available(config, entry, module):
+    if importlib.util.find_spec(module) is not None:
+        pytest.skip(f"{module} exists: the network layer provides the screen")
+    app = GamenightApp(config=config)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot)
+        await pilot.press(entry)
+        await settle(pilot)
+        assert isinstance(app.screen, MenuScreen)
+        messages = [note.message for note in app._notifications]
+        assert any("not available" in message for message in messages), messages
+
+
+async def test_watching_bots_play_needs_no_keys(config):
+    from tui.screens.end import EndScreen
+    from tui.screens.new_game import GameSetup
+
+    app = GamenightApp(start=GameSetup("money", 3, 3, seed=2, bot_delay=0), config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(50):
+            await settle(pilot)
+            if isinstance(app.screen, EndScreen):
+                break
+        assert isinstance(app.screen, EndScreen)
+        assert app.tables[0].local_seats == ()

@@ -1,0 +1,199 @@
+"""GamenightApp: the menu, local games, and the hand-off to a game's screen.
+
+`GamenightApp(start=...)` is also the factory tests use: start=None shows the menu; a
+GameSetup starts a local game; a Path resumes that save ("resume" = the last one); a Table
+(local or networked) is played as is.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from textual.app import App
+from textual.binding import Binding
+
+from engine.core import GameError
+
+from .config import Config, ConfigError, load_config
+from .games import screen_class
+from .local_table import LocalTable, SaveError, last_save_path, load_save
+from .logfile import log_path
+from .screens.dialogs import ErrorDialog
+from .screens.end import EndScreen
+from .screens.menu import MenuScreen
+from .screens.new_game import GameSetup
+from .table import Table
+
+log = logging.getLogger(__name__)
+
+STYLES = Path(__file__).resolve().parent / "styles"
+NETWORK_SCREENS = {"host": ("tui.screens.host", "HostScreen"), "join": ("tui.screens.join", "JoinScreen")}
+
+
+class GamenightApp(App[int]):
+    TITLE = "gamenight"
+    CSS_PATH = [STYLES / "app.tcss"]
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", show=True, priority=True),
+        Binding("f1,question_mark", "help", "Help", show=True),
+    ]
+
+    def __init__(self, start: Any = None, config: Config | None = None, *, bot_delay: float | None = None) -> None:
+        super().__init__()
+        self.start_with = start
+        self.config_error: str | None = None
+        if config is None:
+            try:
+                config = load_config()
+            except ConfigError as exc:
+                self.config_error = str(exc)
+                config = Config()
+        self.config = config
+        self.bot_delay = config.ui.bot_delay if bot_delay is None else bot_delay
+        self.tables: list[Table] = []
+
+    def on_mount(self) -> None:
+        try:
+            self.theme = self.config.ui.theme
+        except Exception:
+            log.warning("unknown theme %r", self.config.ui.theme)
+        self.push_screen(MenuScreen())
+        if self.config_error:
+            self.show_error(f"{self.config_error}\nUsing the default settings.", "Settings")
+        self.call_after_refresh(self._open_start)
+
+    def _open_start(self) -> None:
+        start = self.start_with
+        if start is None:
+            return
+        if isinstance(start, Table):
+            self.open_table(start)
+        elif isinstance(start, GameSetup):
+            self.try_start_local(start)
+        elif start == "resume":
+            self.resume_last()
+        elif isinstance(start, (str, Path)):
+            self.resume(Path(start))
+        else:
+            raise TypeError(f"cannot start from {start!r}")
+
+    # ---- navigation --------------------------------------------------------------------
+    def show_menu(self) -> None:
+        """Back to the menu (the first screen on the stack)."""
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+
+    def show_error(self, message: str, title: str = "Something went wrong") -> None:
+        self.push_screen(ErrorDialog(message, title))
+
+    def start_local(self, setup: GameSetup) -> LocalTable:
+        """Start a local game; bad settings raise GameError (nothing is saved then)."""
+        delay = self.bot_delay if setup.bot_delay is None else setup.bot_delay
+        table = LocalTable.new(
+            setup.game, setup.players, humans=setup.players - setup.bots, seed=setup.seed,
+            options=setup.options, names=setup.names, bot_delay=delay,
+        )
+        self.open_table(table)
+        return table
+
+    def try_start_local(self, setup: GameSetup) -> LocalTable | None:
+        """start_local, with any failure shown in a dialog (a bug in a game must not exit)."""
+        try:
+            return self.start_local(setup)
+        except GameError as exc:
+            self.show_error(str(exc), "Cannot start the game")
+        except Exception as exc:
+            log.exception("starting %s failed", setup.game)
+            self.show_error(f"{exc}\n(details in {log_path()})", "Cannot start the game")
+        return None
+
+    def resume(self, path: Path) -> LocalTable | None:
+        try:
+            table = load_save(path, bot_delay=self.bot_delay)
+        except SaveError as exc:
+            self.show_error(str(exc), "Cannot continue that game")
+            return None
+        except Exception as exc:  # a bug in a game's replay must not exit the app
+            log.exception("resuming %s failed", path)
+            self.show_error(f"{exc}\n(details in {log_path()})", "Cannot continue that game")
+            return None
+        self.open_table(table)
+        return table
+
+    def resume_last(self) -> LocalTable | None:
+        path = last_save_path()
+        if path is None:
+            self.show_error("There is no saved game to continue.", "Continue")
+            return None
+        return self.resume(path)
+
+    def open_table(self, table: Table) -> None:
+        """Show a table (local or networked) with its game's screen, over the menu."""
+        try:
+            screen_type = screen_class(table.game.id)
+        except LookupError as exc:
+            self.show_error(str(exc), "Cannot show this game")
+            return
+        self.show_menu()
+        self.tables.append(table)
+        self.push_screen(screen_type(table))
+
+    def show_end(self, table: Table) -> None:
+        self.push_screen(EndScreen(table.game.name, table.names, table.result(), table))
+
+    def leave_table(self, table: Table) -> None:
+        self.run_worker(self._close(table), group="close")
+        self.show_menu()
+
+    async def _close(self, table: Table) -> None:
+        try:
+            await table.close()
+        except Exception:
+            log.exception("closing the table failed")
+        if table in self.tables:
+            self.tables.remove(table)
+
+    def open_network_screen(self, what: str) -> None:
+        """Host/Join screens come from the network layer; say so plainly if it is missing."""
+        from importlib import import_module
+
+        module, name = NETWORK_SCREENS[what]
+        try:
+            screen_type = getattr(import_module(module), name)
+        except (ImportError, AttributeError):
+            log.info("network screen %s not available", module, exc_info=True)
+            self.notify(
+                f"{'Hosting' if what == 'host' else 'Joining'} network games is not available in this build.",
+                title="Not available", severity="warning",
+            )
+            return
+        self.push_screen(screen_type())
+
+    # ---- keys --------------------------------------------------------------------------
+    def action_help(self) -> None:
+        from .screens.menu import ChooseGameScreen
+        from .screens.rules import RulesScreen
+
+        def show(game_id: str | None) -> None:
+            if game_id:
+                self.push_screen(RulesScreen(game_id))
+
+        self.push_screen(ChooseGameScreen(), show)
+
+    async def action_quit(self) -> None:
+        for table in list(self.tables):
+            await self._close(table)
+        self.exit(0)
+
+    # ---- errors ------------------------------------------------------------------------
+    def _fatal_error(self) -> None:
+        """An unexpected error ends the app with one line (the traceback goes to the log)."""
+        error = self._exception
+        log.error("unexpected error", exc_info=(type(error), error, error.__traceback__) if error else None)
+        self._exit_renderables.append(
+            f"gamenight stopped after an unexpected error: {error}. "
+            f"A local game is saved after every step; details are in {log_path()}"
+        )
+        self._close_messages_no_wait()

@@ -1,0 +1,327 @@
+"""The `gamenight` command: the TUI menu, local play, bot self-play, the score pad, resume, rules.
+
+Bad input never shows a traceback: it is one line on stderr and exit status 2. Each
+subcommand sets `func(args) -> int` with `set_defaults`; the network subcommands are added by
+`tui.cli_net.add_net_commands` the same way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import time
+from collections.abc import Sequence
+from importlib import import_module
+from pathlib import Path
+from typing import Any, NoReturn
+
+from engine.core import GameError, Result
+
+log = logging.getLogger(__name__)
+
+EXIT_BAD_INPUT = 2
+
+
+class CliError(Exception):
+    """Bad input: printed as one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports a usage error as one line instead of the usage block."""
+
+    def error(self, message: str) -> NoReturn:
+        raise CliError(message)
+
+
+# ---- argument helpers -----------------------------------------------------------------------
+def parse_option(text: str) -> tuple[str, Any]:
+    """`key=value`; the value is read as JSON when it parses (numbers, lists, null), else text."""
+    key, sep, raw = text.partition("=")
+    if not sep or not key.strip():
+        raise CliError(f"--option needs key=value, not {text!r}")
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        value = raw
+    return key.strip(), value
+
+
+def game_options(game, edition: str | None, pairs: Sequence[str]) -> dict[str, Any]:
+    """The options dict from --edition and --option; the engine checks names and values."""
+    options: dict[str, Any] = dict(parse_option(p) for p in pairs)
+    if edition is not None:
+        if "edition" not in {spec.name for spec in game.options}:
+            raise CliError(f"{game.name} has no editions")
+        options["edition"] = edition
+    game.check_options(options)
+    return options
+
+
+def _game(game_id: str):
+    from engine.registry import get_game
+
+    return get_game(game_id)
+
+
+def _player_count(game, players: int | None, options: dict[str, Any]) -> int:
+    low, high = game.player_range(game.check_options(options))
+    if players is None:
+        return min(max(4, low), high)
+    if not low <= players <= high:
+        raise CliError(f"{game.name} is for {low}-{high} players, not {players}")
+    return players
+
+
+def _seed(text: str | None) -> int | str | None:
+    """A seed as typed: digits are a number (the same deal as the menu's seed field)."""
+    if text is None:
+        return None
+    return int(text) if text.lstrip("-").isdigit() else text
+
+
+def _names(text: str | None) -> list[str] | None:
+    return [n.strip() for n in text.split(",")] if text else None
+
+
+# ---- subcommands ----------------------------------------------------------------------------
+def cmd_menu(args: argparse.Namespace) -> int:
+    return _run_app(None)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from tui.config import load_config
+    from tui.games import has_screen
+    from tui.local_table import LocalTable
+
+    game = _game(args.game)
+    options = game_options(game, args.edition, args.option)
+    players = _player_count(game, args.players, options)
+    bots = players - 1 if args.bots is None else args.bots
+    if not 0 <= bots <= players:
+        raise CliError(f"--bots must be between 0 and {players} for {players} players, not {bots}")
+    if not has_screen(game.id):
+        raise CliError(f"{game.name} has no screen yet (try `gamenight selfplay {game.id}`)")
+    config = load_config()
+    names = _names(args.names)
+    if names is None and players - bots == 1:
+        names = [config.player.name]
+    if args.bot_delay is not None and not 0 <= args.bot_delay <= 10:
+        raise CliError(f"--bot-delay must be from 0 to 10 seconds, not {args.bot_delay}")
+    delay = config.ui.bot_delay if args.bot_delay is None else args.bot_delay
+    table = LocalTable.new(
+        game.id, players, humans=players - bots, seed=_seed(args.seed), options=options,
+        names=names, bot_delay=delay,
+    )
+    return _run_app(table, config)
+
+
+def cmd_resume(args: argparse.Namespace) -> int:
+    from tui.config import load_config
+    from tui.local_table import SaveError, last_save_path, load_save
+
+    path = Path(args.file) if args.file else last_save_path()
+    if path is None:
+        raise CliError("there is no saved game to resume")
+    config = load_config()
+    try:
+        table = load_save(path, bot_delay=config.ui.bot_delay)
+    except SaveError as exc:
+        raise CliError(str(exc)) from None
+    return _run_app(table, config)
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    from tui.games import help_text
+
+    game = _game(args.game)
+    print(help_text(game.id))
+    return 0
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    if args.net:
+        try:
+            run_net = import_module("tui.cli_net").run_selfplay_net
+        except (ImportError, AttributeError):
+            raise CliError("network self-play (--net) is not available in this build") from None
+        return int(run_net(args) or 0)
+    summary = selfplay(args.game, args.players, args.games, args.seed, args.bots)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        print(
+            f"{summary['games']} games of {summary['game']} for {summary['players']} in "
+            f"{summary['seconds']} s ({summary['games_per_s']} games/s, "
+            f"{summary['actions_per_s']} actions/s)\n"
+            f"wins per seat: {summary['wins']}\nmean score per seat: {summary['mean_score']}"
+        )
+    return 0
+
+
+def selfplay(game_id: str, players: int | None, games: int, seed: int, bots: str) -> dict[str, Any]:
+    """Play `games` bot games (seeds "<seed>:<k>") and summarise them."""
+    from engine.bots import play_game
+
+    game = _game(game_id)
+    n = _player_count(game, players, {})
+    if games < 1:
+        raise CliError(f"--games must be at least 1, not {games}")
+    kinds: str | list[str] = bots
+    if "," in bots:
+        kinds = [k.strip() for k in bots.split(",")]
+        if len(kinds) != n:
+            raise CliError(f"--bots lists {len(kinds)} bots for {n} players")
+    wins, totals = [0] * n, [0] * n
+    actions = finished = 0
+    started = time.perf_counter()
+    for k in range(games):
+        played = play_game(game, n, f"{seed}:{k}", kinds)
+        actions += played.actions
+        if played.result is not None:
+            finished += 1
+            for seat in played.result.winners:
+                wins[seat] += 1
+            for seat, score in enumerate(played.result.scores):
+                totals[seat] += score
+    seconds = max(time.perf_counter() - started, 1e-9)
+    return {
+        "game": game.id,
+        "players": n,
+        "games": games,
+        "finished": finished,
+        "actions": actions,
+        "seconds": round(seconds, 3),
+        "games_per_s": round(games / seconds, 2),
+        "actions_per_s": round(actions / seconds, 1),
+        "wins": wins,
+        "mean_score": [round(t / finished, 2) if finished else 0 for t in totals],
+    }
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    from tui.results import as_json, format_table, winners_line
+
+    names, result = score_file(args.game, Path(args.file))
+    if args.json:
+        print(json.dumps(as_json(args.game, names, result)))
+    else:
+        print(format_table(names, result))
+        print(winners_line(names, result))
+    return 0
+
+
+def score_file(game_id: str, path: Path) -> tuple[list[str], Result]:
+    """Read a score-pad JSON file and score it with the game's `scorepad.score_pad`."""
+    from engine.registry import _GAMES
+
+    game = _game(game_id)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CliError(f"no such file: {path}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CliError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise CliError(f"{path} is not valid JSON: {exc}") from None
+    try:
+        score_pad = import_module(f"{_GAMES[game.id]}.scorepad").score_pad
+    except (ImportError, AttributeError):
+        raise CliError(f"{game.name} has no score pad") from None
+    names, result = score_pad(data)
+    return list(names), result
+
+
+# ---- the parser -----------------------------------------------------------------------------
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="gamenight", description="A terminal game table: play card games with friends or bots.")
+    parser.set_defaults(func=cmd_menu)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    play = sub.add_parser("play", help="start a local game (you, friends at this keyboard, bots)")
+    play.add_argument("game", help="game id, e.g. money")
+    play.add_argument("--players", type=int, help="players at the table (default 4, within the game's range)")
+    play.add_argument("--bots", type=int, help="how many seats bots take (default: all but one)")
+    play.add_argument("--seed", help="seed for a reproducible deal (default: random)")
+    play.add_argument("--edition", help="Money!: gold_silver (default) or classic")
+    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
+    play.add_argument("--names", help="comma-separated names: for the humans, or for every seat")
+    play.add_argument("--bot-delay", type=float, help="seconds a bot waits before acting (default from config)")
+    play.set_defaults(func=cmd_play)
+
+    resume = sub.add_parser("resume", help="continue the last local game")
+    resume.add_argument("file", nargs="?", help="a .save file (default: the last game)")
+    resume.set_defaults(func=cmd_resume)
+
+    rules = sub.add_parser("rules", help="print a game's rules summary and keys")
+    rules.add_argument("game")
+    rules.set_defaults(func=cmd_rules)
+
+    selfplay_ = sub.add_parser("selfplay", help="let bots play headless games and report speed and results")
+    selfplay_.add_argument("game")
+    selfplay_.add_argument("--players", type=int)
+    selfplay_.add_argument("--games", type=int, default=10)
+    selfplay_.add_argument("--seed", type=int, default=0)
+    selfplay_.add_argument("--bots", default="best", help="random, heuristic, best, or one kind per seat (comma list)")
+    selfplay_.add_argument("--json", action="store_true", help="print one JSON object")
+    selfplay_.add_argument("--net", action="store_true", help="play through an MQTT broker (network stack)")
+    selfplay_.add_argument("--broker", help="broker URL for --net (default: an embedded broker)")
+    selfplay_.set_defaults(func=cmd_selfplay)
+
+    score = sub.add_parser("score", help="score final holdings from a JSON file (the score pad)")
+    score.add_argument("game")
+    score.add_argument("file")
+    score.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    score.set_defaults(func=cmd_score)
+
+    from tui.cli_net import add_net_commands
+
+    add_net_commands(sub)
+    return parser
+
+
+def _run_app(start: Any, config: Any = None) -> int:
+    from tui.app import GamenightApp
+
+    app = GamenightApp(start=start, config=config)
+    app.run()
+    return int(app.return_code or 0)
+
+
+def fail(message: str) -> int:
+    print(f"gamenight: {message}", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from tui.config import ConfigError
+    from tui.local_table import SaveError
+    from tui.logfile import setup_logging
+
+    try:
+        setup_logging()
+    except OSError as exc:
+        return fail(f"cannot write the log file: {exc.strerror or exc}")
+    try:
+        args = build_parser().parse_args(argv)
+        return int(args.func(args) or 0)
+    except (CliError, GameError, ConfigError, SaveError) as exc:
+        return fail(str(exc))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:  # `gamenight rules money | head`: the reader left, nothing to say
+        sys.stderr.close()
+        return 0
+    except Exception as exc:  # never a traceback on the terminal: it goes to the log
+        log.exception("gamenight failed")
+        from tui.logfile import log_path
+
+        print(f"gamenight: unexpected error: {exc} (details in {log_path()})", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,265 @@
+"""What every game screen shares; a game's screen subclasses GameScreen (see docs/tui.md).
+
+The base owns the frame (status line, board, scoreboard, game log, message and waiting lines,
+footer), listens to the table, picks which local seat is shown (hot seat: an opaque "pass to"
+screen between two humans), sends actions and turns every error into a line for the player.
+A subclass draws the board from the seat's view and builds actions from the legal ones:
+
+    compose_board()            the widgets of the board area
+    render_view(view, legal)   redraw them (legal = () when this seat is not to act)
+    status_text(view)          the top line
+    scoreboard(view)           (header, rows, highlighted row indexes) for the side panel
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from engine.core import Action, ActionSpace, GameError, Seat, View
+
+from ..screens.dialogs import ConfirmDialog
+from ..screens.pass_to import PassToScreen
+from ..table import Table, TableEvent
+from ..widgets import GameLogPanel, Scoreboard
+
+log = logging.getLogger(__name__)
+STYLES = Path(__file__).resolve().parent.parent / "styles"
+"""tui/styles: a game screen sets CSS_PATH = STYLES / "<game>.tcss"."""
+
+Legal = Sequence[Action] | ActionSpace
+
+
+class GameScreen(Screen[None]):
+    GAME_ID: ClassVar[str] = ""
+
+    BINDINGS = [
+        Binding("f1,question_mark", "help", "Help", show=True),
+        Binding("escape", "leave", "Menu", show=True),
+        Binding("e", "results", "Results", show=True),
+    ]
+
+    def __init__(self, table: Table) -> None:
+        super().__init__(classes=f"game-screen {self.GAME_ID}-screen")
+        self.table = table
+        self.seat: Seat | None = None
+        self._passing = False
+        self._ended = False
+        self._was_my_turn = False
+        self._message = ""
+
+    # ---- for subclasses ----------------------------------------------------------------
+    def compose_board(self) -> ComposeResult:
+        raise NotImplementedError
+
+    def render_view(self, view: View, legal: Legal) -> None:
+        raise NotImplementedError
+
+    def status_text(self, view: View) -> str:
+        return self.table.game.name
+
+    def scoreboard(self, view: View) -> tuple[Sequence[str], Sequence[Sequence[Any]], Sequence[int]]:
+        return ["Player"], [[name] for name in self.table.names], ()
+
+    # ---- helpers for subclasses --------------------------------------------------------
+    def player_name(self, seat: Seat) -> str:
+        names = self.table.names
+        return names[seat] if 0 <= seat < len(names) else f"seat {seat}"
+
+    @property
+    def my_turn(self) -> bool:
+        return self.seat is not None and self.seat in self.table.awaiting()
+
+    def submit(self, action: Action) -> None:
+        """Send an action for the shown seat; a refusal appears on the message line."""
+        seat = self.seat
+        if seat is None:
+            self.show_message("You are watching: nothing to play.", error=True)
+            return
+        if seat not in self.table.awaiting():
+            self.show_message("It is not your turn.", error=True)
+            return
+        self.show_message("")
+        self.run_worker(self._submit(seat, action), group="submit")
+
+    async def _submit(self, seat: Seat, action: Action) -> None:
+        try:
+            await self.table.submit(seat, action)
+        except GameError as exc:
+            self.show_message(str(exc), error=True)
+        except Exception as exc:  # a bug must not take the table down: say it, log it
+            log.exception("submitting %r for seat %s failed", action, seat)
+            self.show_message(f"Unexpected error: {exc}", error=True)
+
+    def show_message(self, text: str, *, error: bool = False) -> None:
+        self._message = text
+        line = self.query_one("#message", Static)
+        line.update(("⚠ " if error and text else "") + text)
+        line.set_class(error and bool(text), "error")
+        line.display = bool(text)
+        if error and text:
+            self.app.bell()
+
+    # ---- frame -------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static("", id="status", markup=False)
+        with Horizontal(id="game-body"):
+            with Vertical(id="board"):
+                yield from self.compose_board()
+            with Vertical(id="side"):
+                yield Scoreboard(id="scoreboard")
+                yield GameLogPanel(id="game-log")
+        yield Static("", id="message", markup=False)
+        yield Static("", id="waiting", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#message", Static).display = False
+        logs = self.query_one("#game-log", GameLogPanel)
+        for line in self.table.log_lines[-200:]:
+            logs.add(line)
+        self.table.subscribe(self._on_table_event)
+        if callable(getattr(self.table, "waiting_for", None)):
+            self.set_interval(1.0, self._tick)
+        self.refresh_table()
+        self.run_worker(self._start_table(), group="table")
+
+    async def _start_table(self) -> None:
+        try:
+            await self.table.start()
+        except Exception as exc:
+            log.exception("starting the table failed")
+            self.show_message(f"The table could not start: {exc}", error=True)
+
+    def _on_table_event(self, event: TableEvent) -> None:
+        self.call_later(self._handle_event, event)
+
+    def _handle_event(self, event: TableEvent) -> None:
+        if not self.is_attached:
+            return
+        if event.text and event.kind in ("changed", "chat", "error", "desync", "over", "presence"):
+            self.query_one("#game-log", GameLogPanel).add(event.text)
+        if event.kind in ("error", "desync"):
+            self.show_message(event.text, error=True)
+        elif event.kind == "changed" and self._message:
+            self.show_message("")  # the table moved on: an old complaint no longer applies
+        self.refresh_table()
+
+    # ---- which seat is shown -----------------------------------------------------------
+    def _pick_seat(self, awaiting: frozenset[Seat]) -> Seat | None:
+        local = self.table.local_seats
+        if not local:
+            return None
+        mine = sorted(awaiting & frozenset(local))
+        if self.seat in mine:
+            return self.seat
+        if mine:
+            return mine[0]
+        return self.seat if self.seat in local else local[0]
+
+    def refresh_table(self) -> None:
+        """Redraw from the table; in hot seat, pass the keyboard before showing another hand."""
+        if self._passing or not self.is_attached:
+            return
+        awaiting = self.table.awaiting()
+        seat = self._pick_seat(awaiting)
+        hot_seat = len(self.table.local_seats) > 1
+        if hot_seat and seat is not None and seat != self.seat and seat in awaiting and not self.table.is_over():
+            self.seat = None
+            self._draw()  # nothing private stays on screen behind the pass screen
+            self._passing = True
+            self.app.push_screen(PassToScreen(self.player_name(seat)), lambda _: self._passed(seat))
+            return
+        self.seat = seat
+        self._draw()
+
+    def _passed(self, seat: Seat) -> None:
+        self._passing = False
+        self.seat = seat
+        self._was_my_turn = False
+        self.refresh_table()
+
+    def _draw(self) -> None:
+        try:
+            awaiting = self.table.awaiting()
+            view = self.table.view(self.seat)
+            my_turn = self.seat is not None and self.seat in awaiting
+            legal = self.table.legal_actions(self.seat) if my_turn else ()
+            self.render_view(view, legal)
+            self.query_one("#status", Static).update(self.status_text(view))
+            header, rows, highlight = self.scoreboard(view)
+            self.query_one("#scoreboard", Scoreboard).show(header, rows, highlight)
+            self.query_one("#waiting", Static).update(self.waiting_text(awaiting))
+            self.refresh_bindings()
+        except Exception as exc:
+            log.exception("drawing the %s screen failed", self.GAME_ID)
+            self.show_message(f"The screen could not be drawn: {exc}", error=True)
+            return
+        if my_turn and not self._was_my_turn and getattr(self.app.config.ui, "bell", False):
+            self.app.bell()
+        self._was_my_turn = my_turn
+        if self.table.is_over() and not self._ended:
+            self._ended = True
+            self.app.show_end(self.table)
+
+    def waiting_text(self, awaiting: frozenset[Seat]) -> str:
+        """"Your turn", or "waiting for: Ann, Bob (offline) · 12 s" (the clock on network tables)."""
+        if self.table.is_over():
+            return "The game is over."
+        offline = self.table.offline()
+        others = [
+            self.player_name(s) + (" (offline)" if s in offline else "")
+            for s in sorted(awaiting) if s != self.seat
+        ]
+        if self.seat is not None and self.seat in awaiting:
+            return "Your turn" + (f" (also waiting for: {', '.join(others)})" if others else "")
+        if not others:
+            return ""
+        clock = ""
+        waiting_for = getattr(self.table, "waiting_for", None)
+        if callable(waiting_for):
+            seconds = int(waiting_for()[1])
+            clock = f" · {seconds} s" if seconds >= 3 else ""
+        return f"waiting for: {', '.join(others)}{clock}"
+
+    def _tick(self) -> None:
+        """Once a second on tables with a clock: redraw only the waiting line."""
+        if self.is_attached and not self._passing:
+            try:
+                self.query_one("#waiting", Static).update(self.waiting_text(self.table.awaiting()))
+            except Exception:
+                log.exception("updating the waiting line failed")
+
+    # ---- keys --------------------------------------------------------------------------
+    def action_help(self) -> None:
+        from ..screens.rules import RulesScreen
+
+        self.app.push_screen(RulesScreen(self.GAME_ID))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "results":
+            return self.table.is_over()
+        return True
+
+    def action_results(self) -> None:
+        if self.table.is_over():
+            self.app.show_end(self.table)
+
+    def action_leave(self) -> None:
+        if getattr(self.table, "save_path", None) is not None:
+            question = "Leave this game? It is saved: continue it from the menu."
+        else:
+            question = "Leave this game?"
+        self.app.push_screen(ConfirmDialog(question), self._leave_answer)
+
+    def _leave_answer(self, yes: bool | None) -> None:
+        if yes:
+            self.app.leave_table(self.table)

@@ -1,0 +1,373 @@
+"""The Money! screen: market, revealed bids in acting order, your hand as a bid builder, choices.
+
+Bid step: toggle hand cards into the bid (space; with 2 players l/r put a card in the left or
+right group, the bluff card dividing them), Enter places it (`rules.make_bid` gives the
+canonical Bid). Turns: when your bid acts, pick swap with side I (1), side II (2), another
+player's bid (3-9, as numbered in the Bids panel) or keep (k); only legal choices are enabled.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from engine.money import cards as money_cards
+from engine.money.rules import make_bid
+from engine.money.state import BidView, Keep, MoneyView, SwapBid, SwapMarket
+
+from ..widgets import PickList, PickRow
+from .base import STYLES, GameScreen, Legal
+
+SIDES = ("I", "II")
+EDITION_NAMES = {"gold_silver": "Gold & Silver", "classic": "classic"}
+CURRENCY_STYLE = {
+    "dollar": "green", "pound": "magenta", "krona": "cyan", "rouble": "red",
+    "yen": "yellow", "franc": "bright_blue", "euro": "bright_white",
+}
+KIND_STYLE = {"gold": "bold yellow", "silver": "bold white", "coin": "bold yellow", "bluff": "dim italic"}
+
+
+def card_style(card: str) -> str:
+    cur = money_cards.currency(card)
+    return CURRENCY_STYLE[cur] if cur else KIND_STYLE.get(money_cards.kind(card), "")
+
+
+def card_text(card: str) -> Text:
+    return Text(money_cards.label(card), style=card_style(card))
+
+
+def cards_text(cards: Sequence[str], sep: str = " · ") -> Text:
+    if not cards:
+        return Text("nothing", style="dim")
+    return Text(sep).join(card_text(c) for c in cards)
+
+
+def total(cards: Sequence[str]) -> int:
+    return sum(money_cards.value(c) for c in cards)
+
+
+class MoneyScreen(GameScreen):
+    GAME_ID = "money"
+    CSS_PATH = STYLES / "money.tcss"
+
+    BINDINGS = [
+        Binding("space", "toggle", "Add card", show=True),
+        Binding("l", "group('L')", "Left", show=True),
+        Binding("r", "group('R')", "Right", show=True),
+        Binding("c", "clear", "Clear", show=False),
+        Binding("enter", "place_bid", "Place bid", show=True),
+        Binding("enter", "choose", "Choose", show=True),
+        Binding("1", "swap_side(0)", "Side I", show=True),
+        Binding("2", "swap_side(1)", "Side II", show=True),
+        *(Binding(str(n), f"swap_bid({n})", show=False) for n in range(3, 10)),
+        Binding("k", "keep", "Keep", show=True),
+    ]
+
+    def __init__(self, table) -> None:
+        super().__init__(table)
+        self.groups: dict[str, str] = {}  # card -> "L" or "R": the bid being built
+        self.view: MoneyView | None = None
+        self.legal: Legal = ()
+        self.bid_keys: dict[int, SwapBid] = {}
+        self._phase_seen: tuple[Any, ...] = ()
+
+    # ---- layout ------------------------------------------------------------------------
+    def compose_board(self) -> ComposeResult:
+        yield Static("", id="market")
+        yield Static("", id="bids")
+        yield PickList(id="choices")
+        yield Static("", id="hand-title")
+        yield PickList(id="hand", empty="(you are watching: no hand)")
+
+    # ---- state helpers -----------------------------------------------------------------
+    @property
+    def two_player(self) -> bool:
+        return self.view is not None and self.view.n_players == 2
+
+    @property
+    def bidding(self) -> bool:
+        return self.view is not None and self.view.phase == "bid" and self.my_turn
+
+    @property
+    def choosing(self) -> bool:
+        return self.view is not None and self.view.phase == "turns" and self.my_turn
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("toggle", "clear", "place_bid"):
+            return self.bidding
+        if action == "group":
+            return self.bidding and self.two_player
+        if action in ("choose", "swap_side", "keep"):
+            return self.choosing
+        if action == "swap_bid":
+            return self.choosing and parameters[0] in self.bid_keys
+        return super().check_action(action, parameters)
+
+    # ---- drawing -----------------------------------------------------------------------
+    def render_view(self, view: MoneyView, legal: Legal) -> None:
+        phase_key = (view.seat, view.phase, view.round_no, view.acting, self.my_turn)
+        if phase_key != self._phase_seen:
+            self.groups.clear()  # a new step or another seat: start a fresh bid
+        if view.hand is not None:
+            self.groups = {c: g for c, g in self.groups.items() if c in view.hand}
+        else:
+            self.groups.clear()
+        self.view, self.legal = view, legal
+        self.query_one("#market", Static).update(self._market_text(view))
+        self.query_one("#bids", Static).update(self._bids_text(view))
+        self._draw_choices(view, legal)
+        self._draw_hand(view)
+        if phase_key != self._phase_seen:
+            self._phase_seen = phase_key
+            target = "#choices" if self.choosing else "#hand"
+            widget = self.query_one(target, PickList)
+            widget.action_jump(0)
+            if widget.display:
+                widget.focus()
+
+    def status_text(self, view: MoneyView) -> str:
+        parts = [self.table.game.name, f"round {view.round_no}{' (final round)' if view.final_round else ''}",
+                 f"deck {view.deck_size}", EDITION_NAMES.get(view.edition, view.edition)]
+        if view.removed:
+            parts.append("out: " + ", ".join(money_cards.CURRENCY_NAMES[c] for c in view.removed))
+        who = f"you: {self.player_name(view.seat)}" if view.seat is not None else "watching"
+        return " · ".join(parts) + f" · {who}"
+
+    def scoreboard(self, view: MoneyView):
+        acting = view.acting[0] if view.acting else None
+        rows = []
+        for seat, name in enumerate(self.table.names):
+            score = "?"
+            if view.seat == seat and view.own_score is not None:
+                score = str(view.own_score)
+            if self.table.is_over():
+                score = str(self.table.result().scores[seat])
+            mark = "▶" if seat == acting else ("•" if seat == view.seat else " ")
+            rows.append([f"{mark}{name}", str(view.hand_sizes[seat]), score])
+        highlight = [s for s in (view.seat, acting) if s is not None]
+        return ["Player", "Cards", "Score"], rows, highlight
+
+    def _market_text(self, view: MoneyView) -> Text:
+        out = Text()
+        for index, side in enumerate(view.market):
+            if index:
+                out.append("\n")
+            out.append(f"Side {SIDES[index]:<2}", style="bold")
+            out.append(f"{total(side):>4} ", style="bold")
+            out.append_text(cards_text(side, "·"))
+        return out
+
+    def _bid_owner(self, bid: BidView, possessive: bool = False) -> str:
+        """"Bob" / "Bob's bid", or with two bids of one owner "Bob (left)" / "Bob's left bid"."""
+        name = self.player_name(bid.owner)
+        split = self.view is not None and any(b.owner == bid.owner and b.slot == 1 for b in self.view.bids)
+        side = "right" if bid.slot else "left"
+        if possessive:
+            return f"{name}'s {side} bid" if split else f"{name}'s bid"
+        return f"{name} ({side})" if split else name
+
+    def _bids_text(self, view: MoneyView) -> Text:
+        out = Text()
+        self.bid_keys = {}
+        if view.phase == "bid":
+            if view.hand is not None and self.my_turn:
+                out.append_text(self._my_bid_text())
+            elif view.seat is not None:
+                out.append("Your bid is in; the others choose in secret.", style="italic")
+            else:
+                out.append("Everyone chooses a bid in secret.", style="italic")
+            if view.last_round:
+                out.append("\nLast round:", style="bold dim")
+                for bid in view.last_round:
+                    out.append("\n")
+                    out.append_text(self._bid_line(bid, "  "))
+            return out
+        if view.phase == "over":
+            out.append("The game is over: hands are scored.", style="bold")
+            return out
+        number = 3
+        out.append("Bids in acting order", style="bold")
+        for bid in view.bids:
+            out.append("\n")
+            key = "  "
+            if bid.status in ("pending", "next") and view.acting and bid.owner != view.acting[0]:
+                self.bid_keys[number] = SwapBid(bid.owner, bid.slot)
+                key = f"{number} "
+                number += 1
+            out.append_text(self._bid_line(bid, key))
+        return out
+
+    def _bid_line(self, bid: BidView, key: str) -> Text:
+        """One bid: marker or number key, owner, value, what happened to it, its cards."""
+        view = self.view
+        acting = view is not None and view.acting == (bid.owner, bid.slot) and bid.status in ("acting", "next")
+        out = Text()
+        out.append("▶ " if acting else key, style="bold reverse" if acting else "bold")
+        out.append(f"{self._bid_owner(bid):<12.12} ", style="bold" if acting else "")
+        if bid.status == "withdrawn":
+            out.append("  - bluff card only, no turn", style="dim")
+            return out
+        out.append(f"{bid.value:>3} ", style="bold")
+        if bid.status == "resolved":
+            out.append(f"[{self._outcome(bid.outcome)}] ", style="dim")
+        elif bid.status == "next":
+            out.append("[acts next] ", style="italic")
+        out.append_text(cards_text(bid.cards, ", "))
+        return out
+
+    def _outcome(self, outcome: str) -> str:
+        """The engine's outcome ("swapped with seat 2's bid") with names, shortened."""
+        short = outcome.replace("swapped with ", "→ ")
+        return re.sub(r"seat (\d+)", lambda m: self.player_name(int(m.group(1))), short)
+
+    def _my_bid_text(self) -> Text:
+        left = [c for c, g in self.groups.items() if g == "L" and not money_cards.is_bluff(c)]
+        right = [c for c, g in self.groups.items() if g == "R" and not money_cards.is_bluff(c)]
+        bluff = any(money_cards.is_bluff(c) for c in self.groups)
+        out = Text("Your secret bid: ", style="bold")
+        if self.two_player and left and right:
+            out.append_text(Text.assemble(f"left {total(left)} | right {total(right)}"))
+            out.append("  (bluff card divides)", style="dim")
+        elif left or right:
+            out.append(f"{total(left + right)}", style="bold")
+            out.append(f" in {len(left + right)} card{'s' if len(left + right) > 1 else ''}")
+            if bluff:
+                out.append(" + bluff card", style="dim")
+        elif bluff:
+            out.append("the bluff card alone (no turn this round)")
+        else:
+            out.append("no card yet (space adds one)", style="dim")
+        return out
+
+    def _draw_choices(self, view: MoneyView, legal: Legal) -> None:
+        choices = self.query_one("#choices", PickList)
+        if not self.choosing:
+            choices.display = False
+            choices.set_rows([])
+            return
+        legal_set = set(legal)
+        acting = next(b for b in view.bids if (b.owner, b.slot) == view.acting and b.status in ("acting", "next"))
+        rows = []
+        for side in (0, 1):
+            cards = view.market[side]
+            text = Text.assemble((f"{side + 1} ", "bold"), f"Swap with side {SIDES[side]}: take {total(cards)} ",
+                                 (f"({len(cards)} card{'s' if len(cards) != 1 else ''})", "dim"))
+            rows.append(PickRow(SwapMarket(side), text, SwapMarket(side) in legal_set))
+        for number, action in self.bid_keys.items():
+            bid = next(b for b in view.bids if (b.owner, b.slot) == (action.owner, action.slot))
+            text = Text.assemble((f"{number} ", "bold"), f"Swap with {self._bid_owner(bid, possessive=True)}: take {bid.value}")
+            rows.append(PickRow(action, text, action in legal_set))
+        rows.append(PickRow(Keep(), Text.assemble(("k ", "bold"), f"Keep your bid ({acting.value})"), Keep() in legal_set))
+        choices.display = True
+        choices.set_rows(rows)
+
+    def _draw_hand(self, view: MoneyView) -> None:
+        hand = self.query_one("#hand", PickList)
+        title = self.query_one("#hand-title", Static)
+        if view.hand is None:
+            title.update(Text("Hands are hidden: you are watching.", style="dim"))
+            hand.set_rows([])
+            return
+        head = Text.assemble(("Your hand", "bold"), f" ({len(view.hand)}): ")
+        head.append_text(self._holdings_text(view.hand))
+        title.update(head)
+        rows = []
+        for card in view.hand:
+            group = self.groups.get(card)
+            mark = {"L": "[L]" if self.two_player else "[x]", "R": "[R]"}.get(group or "", "[ ]")
+            serial = money_cards.serial(card)
+            line = Text.assemble(
+                (f"{mark} ", "bold green" if group else "dim"),
+                (f"{money_cards.label(card):<10}", card_style(card)),
+                (f"{money_cards.value(card):>4}", "bold"),
+                (f"  #{serial}" if serial is not None else "  bluff", "dim"),
+            )
+            rows.append(PickRow(card, line, self.bidding))
+        # Outside the bid step the hand is only shown: start it from the top.
+        hand.set_rows(rows, keep=None if self.bidding or not rows else rows[0].key)
+
+    @staticmethod
+    def _holdings_text(hand: Sequence[str]) -> Text:
+        """Each currency's total, largest first: green = strong (200+), yellow = pays less 100."""
+        totals: dict[str, int] = {}
+        for card in hand:
+            cur = money_cards.currency(card)
+            if cur:
+                totals[cur] = totals.get(cur, 0) + money_cards.value(card)
+        parts = []
+        for cur, amount in sorted(totals.items(), key=lambda item: -item[1]):
+            style = "bold green" if amount >= 200 else ("yellow" if amount > 100 else "dim")
+            parts.append(Text(f"{money_cards.CURRENCY_NAMES[cur]} {amount}", style=style))
+        extras = [c for c in hand if not money_cards.currency(c) and not money_cards.is_bluff(c)]
+        if extras:
+            parts.append(Text(f"+{total(extras)} extra", style="bold yellow"))
+        return Text(" · ").join(parts) if parts else Text("no money", style="dim")
+
+    # ---- bid builder -------------------------------------------------------------------
+    def _highlighted_card(self) -> str | None:
+        card = self.query_one("#hand", PickList).highlighted
+        return card if isinstance(card, str) else None
+
+    def action_toggle(self) -> None:
+        card = self._highlighted_card()
+        if card is None:
+            return
+        if card in self.groups:
+            del self.groups[card]
+        else:
+            self.groups[card] = "L"
+        self.refresh_table()
+
+    def action_group(self, group: str) -> None:
+        card = self._highlighted_card()
+        if card is None:
+            return
+        if self.groups.get(card) == group:
+            del self.groups[card]
+        else:
+            self.groups[card] = group
+        self.refresh_table()
+
+    def action_clear(self) -> None:
+        self.groups.clear()
+        self.refresh_table()
+
+    def action_place_bid(self) -> None:
+        if not self.groups:
+            self.show_message("Choose at least one card (the bluff card alone is a bid too).", error=True)
+            return
+        left = [c for c, g in self.groups.items() if g == "L"]
+        right = [c for c, g in self.groups.items() if g == "R"]
+        n = self.view.n_players if self.view else 3
+        bid = make_bid(left, right, n)
+        self.groups.clear()
+        self.submit(bid)
+
+    # ---- turn choices ------------------------------------------------------------------
+    def _choose(self, action: object) -> None:
+        # Also sent when not legal: the table refuses it with the engine's reason, in words.
+        self.submit(action)
+
+    def action_choose(self) -> None:
+        row = self.query_one("#choices", PickList).highlighted_row
+        if row is not None:
+            self._choose(row.key)
+
+    def action_swap_side(self, side: int) -> None:
+        self._choose(SwapMarket(side))
+
+    def action_swap_bid(self, number: int) -> None:
+        action = self.bid_keys.get(number)
+        if action is None:
+            self.show_message(f"There is no bid numbered {number}.", error=True)
+            return
+        self._choose(action)
+
+    def action_keep(self) -> None:
+        self._choose(Keep())

@@ -1,0 +1,147 @@
+"""NetTable: the Table interface over a lockstep peer, so a game screen plays networked unchanged.
+
+It owns what the game needs on this terminal (the peer, its broker connection, an embedded
+broker when this terminal hosts, local bot peers) and closes them with the table. Peer notes
+become TableEvents: changed, waiting (who is awaited, since when), presence, chat, error,
+desync, over; plus "lobby" while seats fill.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Awaitable, Callable, Sequence
+
+from engine.core import Action, ActionSpace, IllegalAction, Result, Seat, View
+from net.lockstep import Note
+from net.peer import Peer
+
+from .table import Table, TableEvent
+
+log = logging.getLogger(__name__)
+
+Closer = Callable[[], Awaitable[None]]
+
+
+class NetTable(Table):
+    """A networked game as seen from this terminal (one seat, or none when watching)."""
+
+    supports_chat = True
+
+    def __init__(self, peer: Peer, *, invite: str = "", closers: Sequence[Closer] = ()) -> None:
+        super().__init__()
+        self.peer = peer
+        self.lockstep = peer.lockstep
+        self.game = peer.lockstep.game
+        self.invite = invite
+        self._closers = list(closers)
+        self.waiting_since = time.monotonic()
+        self.waiting_text = ""
+        self.chat_lines: list[str] = []
+        self._closed = False
+        peer.listeners.append(self._on_note)
+        if invite:
+            self.log_lines.append(f"Invite code: {invite}")
+
+    # ---- reading -----------------------------------------------------------------------
+    @property
+    def names(self) -> list[str]:  # type: ignore[override]
+        ls = self.lockstep
+        return list(ls.names) if ls.names else [n or f"seat {i}" for i, n in enumerate(ls.lobby_seats())]
+
+    @property
+    def local_seats(self) -> tuple[Seat, ...]:  # type: ignore[override]
+        seat = self.lockstep.my_seat
+        return () if seat is None or self.peer.bot_kind else (seat,)
+
+    @property
+    def started(self) -> bool:
+        return self.lockstep.state is not None
+
+    def view(self, seat: Seat | None) -> View:
+        ls = self.lockstep
+        if seat is not None and seat != ls.my_seat:
+            seat = None  # this terminal only ever sees its own seat's view
+        return ls.view(seat)
+
+    def legal_actions(self, seat: Seat) -> Sequence[Action] | ActionSpace:
+        ls = self.lockstep
+        if seat != ls.my_seat or not ls.my_turn() or ls.frozen:
+            return ()
+        return self.game.legal_actions(ls.state, seat)
+
+    def active(self) -> frozenset[Seat]:
+        return self.lockstep.active()
+
+    def awaiting(self) -> frozenset[Seat]:
+        ls = self.lockstep
+        awaited = ls.awaited()
+        seat = ls.my_seat
+        if seat is not None and seat in awaited and not ls.my_turn():
+            awaited = awaited - {seat}  # we chose; our reveal goes out by itself
+        return awaited
+
+    def waiting_for(self) -> tuple[list[str], float]:
+        """Names awaited now and for how many seconds (for a clock on screen)."""
+        names = self.names
+        who = [names[s] for s in sorted(self.awaiting()) if s < len(names)]
+        return who, time.monotonic() - self.waiting_since
+
+    def is_over(self) -> bool:
+        return self.lockstep.phase == "over"
+
+    def result(self) -> Result:
+        return self.game.result(self.lockstep.state)
+
+    def offline(self) -> frozenset[Seat]:
+        return frozenset(self.lockstep.offline)
+
+    @property
+    def frozen(self) -> str | None:
+        return self.lockstep.frozen
+
+    # ---- acting ------------------------------------------------------------------------
+    async def submit(self, seat: Seat, action: Action) -> None:
+        if seat != self.lockstep.my_seat:
+            raise IllegalAction(f"this terminal plays seat {self.lockstep.my_seat}, not seat {seat}")
+        self.peer.decide(action)
+
+    async def chat(self, text: str) -> None:
+        self.peer.chat(text)
+
+    async def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            await self.peer.stop()
+        except Exception:
+            log.exception("stopping the peer failed")
+        for closer in reversed(self._closers):
+            try:
+                await closer()
+            except Exception:
+                log.exception("closing a network resource failed")
+
+    def add_closer(self, closer: Closer) -> None:
+        self._closers.append(closer)
+
+    # ---- events ------------------------------------------------------------------------
+    def _on_note(self, note: Note) -> None:
+        kind = note.kind
+        if kind == "waiting":
+            self.waiting_since = time.monotonic()
+            self.waiting_text = note.text
+            self.emit(TableEvent("waiting", note.text, dict(note.data)))
+        elif kind in ("changed", "presence", "error", "desync", "over"):
+            self.emit(TableEvent(kind, note.text, dict(note.data)))
+        elif kind == "chat":
+            self.chat_lines.append(note.text)
+            self.emit(TableEvent("chat", note.text, dict(note.data)))
+        elif kind == "refused":
+            self.emit(TableEvent("error", note.text, dict(note.data)))
+        elif kind in ("lobby", "started", "seated", "lobby_closed"):
+            self.emit(TableEvent("lobby", note.text, {**note.data, "note": kind}))
+
+    def describe_lobby(self) -> list[tuple[int, str]]:
+        return list(enumerate(self.lockstep.lobby_seats()))

@@ -1,0 +1,89 @@
+"""A Result as a table: categories as rows, players as columns, then total and place.
+
+Shared by the end screen and `gamenight score`, so both show a game's breakdown the same way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine.core import Result
+
+
+def categories(result: Result) -> list[str]:
+    """Every category of any player, in the game's order: each player's rows keep their order,
+    and a category only some players have goes right after the one it follows for them."""
+    merged: list[str] = []
+    for rows in result.breakdown:
+        names = [category for category, _ in rows]
+        for index, category in enumerate(names):
+            if category in merged:
+                continue
+            if index > 0:
+                merged.insert(merged.index(names[index - 1]) + 1, category)
+                continue
+            later = [merged.index(c) for c in names[index + 1:] if c in merged]
+            merged.insert(min(later) if later else len(merged), category)
+    return merged
+
+
+def points(result: Result, seat: int, category: str) -> int | None:
+    """Total points of a category for a seat; None when the seat has no such row."""
+    found = [p for c, p in result.breakdown[seat] if c == category]
+    return sum(found) if found else None
+
+
+def ordinal(place: int) -> str:
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+def table_rows(names: Sequence[str], result: Result) -> list[list[str]]:
+    """Header row, one row per category, then "total" and "place" (missing cells are "-")."""
+    rows = [["", *names]]
+    for category in categories(result):
+        cells = [points(result, seat, category) for seat in range(len(names))]
+        rows.append([category, *("-" if c is None else str(c) for c in cells)])
+    rows.append(["total", *(str(s) for s in result.scores)])
+    rows.append(["place", *(ordinal(p) for p in result.places)])
+    return rows
+
+
+def format_table(names: Sequence[str], result: Result) -> str:
+    """A plain-text table, first column left-aligned and numbers right-aligned."""
+    rows = table_rows(names, result)
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    rule = "  ".join("-" * w for w in widths)
+    lines = []
+    for row in rows:
+        if row[0] == "total":
+            lines.append(rule)
+        cells = [row[0].ljust(widths[0])] + [cell.rjust(w) for cell, w in zip(row[1:], widths[1:], strict=True)]
+        lines.append("  ".join(cells).rstrip())
+        if row is rows[0]:
+            lines.append(rule)
+    return "\n".join(lines)
+
+
+def winners_line(names: Sequence[str], result: Result) -> str:
+    winners = [names[s] for s in result.winners]
+    if len(winners) == 1:
+        return f"{winners[0]} wins with {result.scores[result.winners[0]]} points."
+    return f"Shared win: {', '.join(winners)} with {result.scores[result.winners[0]]} points."
+
+
+def as_json(game_id: str, names: Sequence[str], result: Result) -> dict[str, Any]:
+    return {
+        "game": game_id,
+        "players": [
+            {
+                "name": name,
+                "breakdown": [[c, p] for c, p in result.breakdown[seat]],
+                "total": result.scores[seat],
+                "place": result.places[seat],
+            }
+            for seat, name in enumerate(names)
+        ],
+        "winners": [names[s] for s in result.winners],
+    }

@@ -1,0 +1,61 @@
+"""The end of a game: every player's breakdown (categories x players), totals and places."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from engine.core import Result
+
+from ..results import table_rows, winners_line
+
+
+class EndScreen(Screen[None]):
+    BINDINGS = [
+        Binding("m,escape", "menu", "Menu", show=True),
+        Binding("b", "board", "Board", show=True),
+        Binding("q", "app.quit", "Quit", show=True),
+    ]
+
+    def __init__(self, game_name: str, names: Sequence[str], result: Result, table: Any = None) -> None:
+        super().__init__(id="end-screen")
+        self.table = table  # closed when the player goes back to the menu
+        self.game_name = game_name
+        self.names = list(names)
+        self.result = result
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="end-box"):
+            yield Static(f"{self.game_name}: game over", id="end-title", markup=False)
+            yield Static(winners_line(self.names, self.result), id="end-winners", markup=False)
+            yield DataTable(id="end-table", cursor_type="row", zebra_stripes=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one("#end-table", DataTable)
+        header, *rows = table_rows(self.names, self.result)
+        table.add_column("", key="category")
+        for seat, name in enumerate(header[1:]):
+            table.add_column(name, key=f"seat{seat}")
+        for row in rows:
+            cells = [Text(row[0][:1].upper() + row[0][1:], style="bold")] + [Text(cell, justify="right") for cell in row[1:]]
+            table.add_row(*cells, key=row[0])
+        table.focus()
+
+    def action_board(self) -> None:
+        """Look at the final table again (the game screen is below this one)."""
+        if len(self.app.screen_stack) > 3:
+            self.dismiss(None)
+
+    def action_menu(self) -> None:
+        if self.table is not None:
+            self.app.leave_table(self.table)
+        else:
+            self.app.show_menu()

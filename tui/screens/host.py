@@ -1,0 +1,222 @@
+"""Host a network game: choose game, players, bots and broker; share the invite; seats fill.
+
+When every seat is taken and the seed is agreed, the game's own screen opens with a NetTable
+(the same screen as local play). Escape before that closes the table and the broker.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Label, Static
+
+from engine.registry import get_game
+
+from ..net_table import NetTable
+from ..table import TableEvent
+from ..widgets import PickList, PickRow
+from .new_game import playable_games
+
+log = logging.getLogger(__name__)
+STYLES = Path(__file__).resolve().parent.parent / "styles"
+
+
+@dataclass
+class HostRequest:
+    """What `gamenight host` (or this screen's form) asks for."""
+
+    game_id: str
+    players: int
+    bots: int = 0
+    options: dict[str, Any] = field(default_factory=dict)
+    settings: Any = None
+    name: str = "Host"
+    relay_bots: int = 0
+    gid: str | None = None
+    bot_delay: float = 0.6
+
+
+class HostScreen(Screen[None]):
+    CSS_PATH = STYLES / "host.tcss"
+    BINDINGS = [
+        Binding("enter", "host", "Host", show=True),
+        Binding("left", "change(-1)", "Change", show=True),
+        Binding("right", "change(1)", show=False),
+        Binding("escape", "back", "Back", show=True),
+    ]
+
+    def __init__(self, request: HostRequest | None = None) -> None:
+        super().__init__(id="host-screen")
+        self.request = request
+        self.games = playable_games()
+        self.game_index = 0
+        self.players = 4
+        self.bots = 3
+        self.table: NetTable | None = None
+        self.session: Any = None
+        self._opened = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="host-box"):
+            yield Static("Host a network game", id="host-title")
+            yield PickList(id="host-settings", empty="No game can be played yet.")
+            yield Label("Broker: 'embedded' starts one here, or mqtt://host:port")
+            yield Input(value="embedded", id="host-broker", compact=True)
+            yield Label("Your name:")
+            yield Input(value=self.app.config.player.name, id="host-name", compact=True)
+            yield Static("", id="host-invite", markup=False)
+            yield Static("", id="host-seats")
+            yield Static("", id="host-status", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.request is not None:
+            self.query_one("#host-settings").display = False
+            self._start(self.request)
+            return
+        if self.games:
+            self._reset()
+        self.query_one("#host-settings", PickList).focus()
+
+    # ---- the form ----------------------------------------------------------------------
+    def _reset(self) -> None:
+        game = get_game(self.games[self.game_index][0])
+        low, high = game.player_range(game.check_options({}))
+        self.players = min(max(4, low), high)
+        self.bots = self.players - 1
+        self._draw_form()
+
+    def _draw_form(self) -> None:
+        name = self.games[self.game_index][1]
+        rows = [
+            PickRow("game", self._row("Game", name)),
+            PickRow("players", self._row("Players", str(self.players))),
+            PickRow("bots", self._row("Bots", f"{self.bots}  (bot peers run here)")),
+        ]
+        self.query_one("#host-settings", PickList).set_rows(rows)
+
+    @staticmethod
+    def _row(name: str, value: str) -> Text:
+        return Text.assemble((f"{name:<10}", "bold"), " ◀ ", (value, "bold"), " ▶")
+
+    def action_change(self, step: int) -> None:
+        focused = self.focused
+        if isinstance(focused, Input):
+            (focused.action_cursor_left if step < 0 else focused.action_cursor_right)()
+            return
+        if self.session is not None or not self.games:
+            return
+        key = self.query_one("#host-settings", PickList).highlighted
+        game = get_game(self.games[self.game_index][0])
+        low, high = game.player_range(game.check_options({}))
+        if key == "game":
+            self.game_index = (self.game_index + step) % len(self.games)
+            self._reset()
+            return
+        if key == "players":
+            self.players = low + (self.players - low + step) % (high - low + 1)
+            self.bots = min(self.bots, self.players - 1)
+        elif key == "bots":
+            self.bots = (self.bots + step) % self.players
+        self._draw_form()
+
+    def action_host(self) -> None:
+        if self.session is not None or self.request is not None or not self.games:
+            return
+        from net.launch import BrokerSettings
+        from net.mqtt import parse_broker
+
+        config = self.app.config
+        broker = self.query_one("#host-broker", Input).value.strip() or "embedded"
+        if broker != "embedded":
+            try:
+                broker = parse_broker(broker).url
+            except ValueError as exc:
+                self._status(str(exc), error=True)
+                return
+        name = self.query_one("#host-name", Input).value.strip()[:24] or config.player.name
+        settings = BrokerSettings(broker=broker, bind=config.broker.bind, port=config.broker.port,
+                                  username=config.broker.username, password=config.broker.password)
+        self._start(HostRequest(self.games[self.game_index][0], self.players, self.bots, {}, settings, name,
+                                bot_delay=self.app.bot_delay))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.action_host()
+
+    # ---- hosting -----------------------------------------------------------------------
+    def _start(self, request: HostRequest) -> None:
+        self.session = "starting"
+        self._status("Starting…")
+        self._host(request)
+
+    @work(exclusive=True, group="host")
+    async def _host(self, request: HostRequest) -> None:
+        from net.launch import BrokerSettings, host_session
+
+        try:
+            session = await host_session(
+                request.game_id, players=request.players, bots=request.bots, options=request.options,
+                settings=request.settings or BrokerSettings(), name=request.name,
+                relay_bots=request.relay_bots, gid=request.gid, bot_delay=request.bot_delay,
+            )
+        except Exception as exc:  # unreachable broker, busy port, bad options: say it plainly
+            log.info("hosting failed", exc_info=True)
+            self.session = None
+            self._status(f"Cannot host: {exc}", error=True)
+            return
+        self.session = session
+        self.table = NetTable(session.peer, invite=session.invite, closers=[session.close])
+        self.table.subscribe(self._on_event)
+        self.query_one("#host-invite", Static).update(f"Invite code:  {session.invite}")
+        self._draw_seats()
+        self._maybe_open()
+
+    def _on_event(self, event: TableEvent) -> None:
+        self.app.call_later(self._refresh)
+
+    def _refresh(self) -> None:
+        if not self.is_attached:
+            return
+        self._draw_seats()
+        self._maybe_open()
+
+    def _draw_seats(self) -> None:
+        table = self.table
+        if table is None:
+            return
+        seats = table.lockstep.lobby_seats() if not table.lockstep.names else table.lockstep.names
+        lines = [f"  seat {i}: {name}" if name else f"  seat {i}: (free)" for i, name in enumerate(seats)]
+        self.query_one("#host-seats", Static).update("\n".join(lines))
+        free = sum(1 for n in seats if not n)
+        if table.lockstep.refused:
+            self._status(table.lockstep.refused, error=True)
+        elif free:
+            self._status(f"Waiting for {free} more player{'s' if free > 1 else ''}: send them the invite code.")
+        else:
+            self._status("All seats taken: agreeing on the seed…")
+
+    def _maybe_open(self) -> None:
+        table = self.table
+        if table is not None and table.started and not self._opened:
+            self._opened = True
+            self.app.open_table(table)
+
+    def _status(self, text: str, error: bool = False) -> None:
+        status = self.query_one("#host-status", Static)
+        status.update(text)
+        status.set_class(error, "error")
+
+    def action_back(self) -> None:
+        if self.table is not None and not self._opened:
+            self.app.run_worker(self.table.close(), group="close")
+        self.app.pop_screen()

@@ -1,0 +1,198 @@
+"""Join a network game: the open games on a broker (from their retained announcements), or an
+invite code; Enter takes a seat, w watches. The game's screen opens once the seed is agreed.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Label, Static
+
+from ..net_table import NetTable
+from ..table import TableEvent
+from ..widgets import PickList, PickRow
+
+log = logging.getLogger(__name__)
+STYLES = Path(__file__).resolve().parent.parent / "styles"
+
+
+class JoinScreen(Screen[None]):
+    CSS_PATH = STYLES / "join.tcss"
+    BINDINGS = [
+        Binding("enter", "join", "Join", show=True),
+        Binding("w", "watch", "Watch", show=True),
+        Binding("f5,ctrl+r", "find", "Refresh", show=True),
+        Binding("escape", "back", "Back", show=True),
+    ]
+
+    def __init__(self, code: str | None = None, *, watch: bool = False, name: str | None = None) -> None:
+        super().__init__(id="join-screen")
+        self.code = code
+        self.watch_only = watch
+        self.name_override = name
+        self.table: NetTable | None = None
+        self.session: Any = None
+        self._opened = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="join-box"):
+            yield Static("Join a network game", id="join-title")
+            yield Label("Broker (mqtt://host:port) or an invite code:")
+            yield Input(value=self.code or self.app.config.broker.url, id="join-broker", compact=True)
+            yield Label("Open games (Enter: join, w: watch, F5: refresh):")
+            yield PickList(id="join-games", empty="No open game found on this broker.")
+            yield Static("", id="join-seats")
+            yield Static("", id="join-status", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        if self.code:
+            from net.invite import parse_invite
+
+            try:
+                url, gid = parse_invite(self.code, self.app.config.broker.url)
+            except ValueError as exc:
+                self._status(str(exc), error=True)
+                return
+            self._go(url, gid, self.watch_only)
+            return
+        self.query_one("#join-games", PickList).focus()
+        self.action_find()
+
+    # ---- finding games -----------------------------------------------------------------
+    def _address(self) -> tuple[str, str | None] | None:
+        from net.invite import parse_invite
+        from net.mqtt import parse_broker
+
+        text = self.query_one("#join-broker", Input).value.strip()
+        try:
+            if "/" in text.replace("://", ""):
+                return parse_invite(text, self.app.config.broker.url)
+            return parse_broker(text).url, None
+        except ValueError as exc:
+            self._status(str(exc), error=True)
+            return None
+
+    def action_find(self) -> None:
+        address = self._address()
+        if address is not None:
+            self._find(address[0])
+
+    @work(exclusive=True, group="find")
+    async def _find(self, url: str) -> None:
+        from net.launch import connect
+        from net.session import list_open_games
+
+        self._status(f"Looking for games on {url}…")
+        try:
+            transport = await connect(url, self._settings(url), timeout=3)
+        except Exception as exc:
+            self._status(f"Cannot reach {url}: {exc}", error=True)
+            return
+        try:
+            games = await list_open_games(transport)
+        finally:
+            await transport.stop()
+        rows = []
+        for g in games:
+            seats = f"{g.players - g.free}/{g.players} seated"
+            state = f"{g.free} free" if g.open and g.free else "playing"
+            rows.append(PickRow((url, g.gid), f"{g.gid:<22} {g.game:<10} host {g.host_name:<12} {seats}, {state}"))
+        self.query_one("#join-games", PickList).set_rows(rows)
+        self._status(f"{len(games)} game(s) on {url}." if games else f"No open game on {url} yet (F5 to look again).")
+
+    def _settings(self, url: str) -> Any:
+        from net.launch import BrokerSettings
+
+        config = self.app.config
+        return BrokerSettings(broker=url, username=config.broker.username, password=config.broker.password)
+
+    # ---- joining -----------------------------------------------------------------------
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        address = self._address()
+        if address is None:
+            return
+        url, gid = address
+        if gid:
+            self._go(url, gid, False)
+        else:
+            self._find(url)
+
+    def action_join(self) -> None:
+        self._join_selected(False)
+
+    def action_watch(self) -> None:
+        if isinstance(self.focused, Input):
+            self.focused.insert_text_at_cursor("w")
+            return
+        self._join_selected(True)
+
+    def _join_selected(self, watch: bool) -> None:
+        key = self.query_one("#join-games", PickList).highlighted
+        if isinstance(key, tuple):
+            self._go(key[0], key[1], watch)
+
+    def _go(self, url: str, gid: str, watch: bool) -> None:
+        if self.session is not None:
+            return
+        self.session = "joining"
+        self._status(f"{'Watching' if watch else 'Joining'} {gid}…")
+        self._join(url, gid, watch)
+
+    @work(exclusive=True, group="join")
+    async def _join(self, url: str, gid: str, watch: bool) -> None:
+        from net.launch import join_session
+
+        name = self.name_override or self.app.config.player.name
+        try:
+            session = await join_session(url, gid, settings=self._settings(url), name=name, watch=watch)
+        except Exception as exc:  # refused (versions, full), unreachable: one clear line
+            log.info("join failed", exc_info=True)
+            self.session = None
+            self._status(f"Cannot join: {exc}", error=True)
+            return
+        self.session = session
+        self.table = NetTable(session.peer, invite=session.invite, closers=[session.close])
+        self.table.subscribe(self._on_event)
+        self._refresh()
+
+    def _on_event(self, event: TableEvent) -> None:
+        self.app.call_later(self._refresh)
+
+    def _refresh(self) -> None:
+        table = self.table
+        if table is None or not self.is_attached:
+            return
+        ls = table.lockstep
+        seats = ls.names or ls.lobby_seats()
+        mine = ls.my_seat
+        lines = [f"  seat {i}: {n or '(free)'}{'  ← you' if i == mine else ''}" for i, n in enumerate(seats)]
+        self.query_one("#join-seats", Static).update("\n".join(lines))
+        if ls.refused:
+            self._status(ls.refused, error=True)
+        elif table.started and not self._opened:
+            self._opened = True
+            self.app.open_table(table)
+        elif mine is not None:
+            free = sum(1 for n in seats if not n)
+            self._status(f"You have seat {mine}. Waiting for {free} more player(s)…" if free else "Agreeing on the seed…")
+        elif table.peer.lockstep.me is not None and ls.hello_sent:
+            self._status("Asking the host for a seat…")
+
+    def _status(self, text: str, error: bool = False) -> None:
+        status = self.query_one("#join-status", Static)
+        status.update(text)
+        status.set_class(error, "error")
+
+    def action_back(self) -> None:
+        if self.table is not None and not self._opened:
+            self.app.run_worker(self.table.close(), group="close")
+        self.app.pop_screen()

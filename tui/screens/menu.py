@@ -1,0 +1,98 @@
+"""The main menu: new local game, resume, rules, host or join a network game, quit."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Static
+
+from engine.registry import game_ids, get_game
+
+from ..widgets import PickList, PickRow
+
+ENTRIES = (
+    ("new", "n", "New local game"),
+    ("resume", "c", "Continue the last game"),
+    ("rules", "r", "Rules and keys"),
+    ("host", "h", "Host a network game"),
+    ("join", "j", "Join a network game"),
+    ("quit", "q", "Quit"),
+)
+
+
+class MenuScreen(Screen[None]):
+    BINDINGS = [
+        Binding("enter", "choose", "Choose", show=True),
+        Binding("n", "go('new')", "New game", show=True),
+        Binding("c", "go('resume')", "Continue", show=True),
+        Binding("r", "go('rules')", "Rules", show=True),
+        Binding("h", "go('host')", "Host", show=True),
+        Binding("j", "go('join')", "Join", show=True),
+        Binding("q", "go('quit')", "Quit", show=True),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="menu-box"):
+            yield Static("gamenight", id="menu-title")
+            yield Static("Card games at the terminal, with friends or bots.", id="menu-subtitle")
+            yield PickList(id="menu-list")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        menu = self.query_one("#menu-list", PickList)
+        menu.set_rows([PickRow(key, f"{label}  ({letter})") for key, letter, label in ENTRIES])
+        menu.focus()
+
+    def action_choose(self) -> None:
+        key = self.query_one("#menu-list", PickList).highlighted
+        if isinstance(key, str):
+            self.action_go(key)
+
+    def action_go(self, what: str) -> None:
+        app = self.app
+        if what == "new":
+            from .new_game import NewGameScreen
+
+            app.push_screen(NewGameScreen())
+        elif what == "resume":
+            app.resume_last()
+        elif what == "rules":
+            app.push_screen(ChooseGameScreen(), self._rules_for)
+        elif what in ("host", "join"):
+            app.open_network_screen(what)
+        elif what == "quit":
+            app.exit()
+
+    def _rules_for(self, game_id: str | None) -> None:
+        if game_id:
+            from .rules import RulesScreen
+
+            self.app.push_screen(RulesScreen(game_id))
+
+
+class ChooseGameScreen(ModalScreen[str | None]):
+    """Pick a game (for its rules)."""
+
+    BINDINGS = [
+        Binding("enter", "choose", "Choose", show=True),
+        Binding("escape", "cancel", "Back", show=True),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static("Which game?", classes="dialog-title")
+            yield PickList(id="game-list")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        games = self.query_one("#game-list", PickList)
+        games.set_rows([PickRow(gid, get_game(gid).name) for gid in game_ids()])
+        games.focus()
+
+    def action_choose(self) -> None:
+        self.dismiss(self.query_one("#game-list", PickList).highlighted)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
