@@ -1,0 +1,858 @@
+"""7 Wonders rules (seven_wonders.md): setup, the steps of an Age, legality, resolution, view."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from ..core import (
+    HIDDEN,
+    Game,
+    IllegalAction,
+    InvalidOption,
+    OptionSpec,
+    Result,
+    Rng,
+    check_stacked,
+    shuffle_or_stack,
+)
+from .cards import (
+    BOARDS,
+    CARD_RANK,
+    CARDS,
+    DEFEAT_TOKEN,
+    DISCARD_COINS,
+    GUILDS,
+    HAND_SIZE,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    PASS_LEFT,
+    STARTING_COINS,
+    TURNS_PER_AGE,
+    VICTORY_TOKEN,
+    WONDER_ORDER,
+    Counts,
+    age_cards,
+    guild_count,
+)
+from .payment import Profile, Way, city_ways, profile
+from .scoring import Table, result_of, score_table
+from .state import (
+    BABYLON,
+    BUILD,
+    BUILD_FREE,
+    DISCARD,
+    HALIKARNASSOS,
+    OVER,
+    PICK,
+    PICK_KINDS,
+    STAGE,
+    BabylonTurn,
+    BuildFromDiscard,
+    CardOption,
+    Decline,
+    Move,
+    Payment,
+    Pick,
+    SeatScore,
+    State,
+    View,
+)
+
+SIDES = ("A", "B")
+_FREE_WAY = ((0, 0),)
+
+
+# ---- the paying context of a seat ------------------------------------------------------------
+class Context:
+    """What a seat's pick is checked against: its city, its neighbours', prices and budget.
+
+    `discount_basis` (stages, cards) selects the city whose discounts apply (Babylon's last
+    card: the city at the start of the turn); `budget` is the coins it may spend.
+    """
+
+    __slots__ = ("own", "left", "right", "prices", "budget", "stage_cost", "stage_coins", "n_stages")
+
+    def __init__(
+        self,
+        wonders: Sequence[str],
+        sides: Sequence[str],
+        stages: Sequence[int],
+        cities: Sequence[tuple[str, ...]],
+        seat: int,
+        budget: int,
+        discount_basis: tuple[int, int] | None = None,
+    ) -> None:
+        n = len(wonders)
+        left, right = (seat + 1) % n, (seat - 1) % n
+        self.own: Profile = profile(wonders[seat], sides[seat], stages[seat], cities[seat])
+        self.left: Profile = profile(wonders[left], sides[left], stages[left], cities[left])
+        self.right: Profile = profile(wonders[right], sides[right], stages[right], cities[right])
+        if discount_basis is None:
+            self.prices = self.own
+        else:
+            st, k = discount_basis
+            self.prices = profile(wonders[seat], sides[seat], st, cities[seat][:k])
+        self.budget = budget
+        board = BOARDS[(wonders[seat], sides[seat])]
+        self.n_stages = len(board.stages)
+        if stages[seat] < self.n_stages:
+            stage = board.stages[stages[seat]]
+            self.stage_cost, self.stage_coins = stage.cost, stage.coin_cost
+        else:
+            self.stage_cost, self.stage_coins = None, 0
+
+    def ways(self, cost: tuple[tuple[int, int], ...]) -> tuple[Way, ...]:
+        return city_ways(self.own, self.left, self.right, self.prices, cost)
+
+    def build_status(self, card_id: str) -> tuple[str, int, tuple[Way, ...]]:
+        """(status, coin cost, offered ways) for building a card (see CardOption)."""
+        card = CARDS[card_id]
+        names = self.own.names
+        if card.name in names:
+            return "owned", card.coin_cost, ()
+        if card.chain_from and not card.chain_from.isdisjoint(names):
+            return "free", 0, _FREE_WAY
+        fixed = self.own.own[0]
+        for r, k in card.cost:
+            if k > fixed[r]:
+                ways = self.ways(card.cost)
+                break
+        else:  # the city's own fixed units cover it
+            ways = _FREE_WAY
+        if not ways:
+            return "impossible", card.coin_cost, ()
+        offered = _affordable(ways, self.budget - card.coin_cost)
+        return ("pay" if offered else "too_expensive"), card.coin_cost, offered
+
+    def stage_offers(self) -> tuple[Way, ...]:
+        if self.stage_cost is None:
+            return ()
+        return _affordable(self.ways(self.stage_cost), self.budget - self.stage_coins)
+
+
+def _affordable(ways: tuple[Way, ...], room: int) -> tuple[Way, ...]:
+    """The ways whose coins fit in `room` (ways are sorted by total: a prefix)."""
+    if not ways or sum(ways[-1]) <= room:
+        return ways
+    return tuple(w for w in ways if w[0] + w[1] <= room)
+
+
+def _context(state: State, seat: int) -> Context:
+    if state.phase == BABYLON and state.babylon is not None and state.babylon.seat == seat:
+        b = state.babylon
+        return Context(state.wonders, state.sides, state.stages, state.cities, seat, b.budget,
+                       (b.start_stages, b.start_cards))
+    return Context(state.wonders, state.sides, state.stages, state.cities, seat, state.coins[seat])
+
+
+def _free_build_ready(wonder: str, side: str, stages: int, used: bool) -> bool:
+    """Olympia A: a stage with the free build is built (before this turn) and unused this Age."""
+    if used:
+        return False
+    return any(s.effects.free_build_once_per_age for s in BOARDS[(wonder, side)].stages[:stages])
+
+
+def _keeps_last_card(wonder: str, side: str, stages_after_pick: int) -> bool:
+    return any(s.effects.play_last_card for s in BOARDS[(wonder, side)].stages[:stages_after_pick])
+
+
+def card_options(
+    ctx: Context, hand: Sequence[str], free_build: bool
+) -> tuple[tuple[CardOption, ...], tuple[Payment, ...]]:
+    """Per distinct hand card what can be done with it, and the offered stage payments."""
+    return _options_from(_statuses(ctx, hand), ctx.stage_offers(), free_build)
+
+
+def _statuses(ctx: Context, hand: Sequence[str]) -> tuple[tuple[str, str, int, tuple[Way, ...]], ...]:
+    """(card, build status, coin cost, offered ways) per distinct card, in card-data order."""
+    return tuple((c, *ctx.build_status(c)) for c in sorted(set(hand), key=CARD_RANK.__getitem__))
+
+
+def _options_from(statuses, stage_ways: tuple[Way, ...], free_build: bool):
+    out = tuple(
+        CardOption(
+            card=card_id,
+            build=status,
+            coin_cost=coin_cost,
+            payments=tuple(Payment(left, right) for left, right in offered),
+            chain=status == "free",
+            free_build=free_build and status != "owned",
+        )
+        for card_id, status, coin_cost, offered in statuses
+    )
+    return out, tuple(Payment(left, right) for left, right in stage_ways)
+
+
+def view_context(view: View) -> Context:
+    """The paying context of the viewing seat, rebuilt from its view alone (for screens/bots)."""
+    if view.seat is None:
+        raise IllegalAction("a spectator has no hand")
+    return Context(view.wonders, view.sides, view.stages, view.cities, view.seat, view.budget,
+                   view.discount_basis)
+
+
+# ---- the game ----------------------------------------------------------------------------------
+class SevenWonders(Game):
+    id = "seven_wonders"
+    name = "7 Wonders"
+    min_players = MIN_PLAYERS
+    max_players = MAX_PLAYERS
+    options = (
+        OptionSpec("wonder_side", "A", None, 'side of every board: "A", "B", "random" or a list per seat'),
+        OptionSpec("wonders", None, None, "board per seat (list of wonder ids), default shuffled"),
+        OptionSpec("deck", None, None, "stacked decks: {age: [card ids, top first]} (tests, replays)"),
+    )
+
+    # ---- setup -------------------------------------------------------------------------------
+    def _setup(self, n_players: int, seed: bytes, options: dict[str, Any]) -> State:
+        n = n_players
+        stacked = _check_deck(options["deck"], n)
+        rng = Rng(seed)
+        wonders_opt = options["wonders"]
+        if wonders_opt is None:
+            order, rng = rng.shuffle(WONDER_ORDER)
+            wonders = tuple(order[:n])
+        else:
+            wonders = _check_wonders(wonders_opt, n)
+        sides, rng = _sides(options["wonder_side"], n, rng)
+        if stacked[2] is None:
+            drawn, rng = rng.shuffle(GUILDS)
+            guilds = tuple(sorted(drawn[: guild_count(n)], key=CARD_RANK.__getitem__))
+        else:
+            guilds = tuple(sorted((c for c in stacked[2] if c in GUILDS), key=CARD_RANK.__getitem__))
+        state = State(
+            n_players=n,
+            wonders=wonders,
+            sides=sides,
+            age=0,
+            turn=0,
+            phase=PICK,
+            hands=((),) * n,
+            cities=((),) * n,
+            stages=(0,) * n,
+            tucked=((),) * n,
+            coins=(STARTING_COINS,) * n,
+            tokens=((),) * n,
+            discard=(),
+            free_used=(False,) * n,
+            guilds=guilds,
+            stacked=stacked,
+            babylon=None,
+            halikarnassos=-1,
+            moves=(),
+            rng=rng,
+        )
+        return _start_age(state, 1)
+
+    # ---- who acts, what is legal ---------------------------------------------------------------
+    def is_over(self, state: State) -> bool:
+        return state.phase == OVER
+
+    def _active(self, state: State) -> frozenset[int]:
+        return active_seats(state)
+
+    def _legal_actions(self, state: State, seat: int) -> tuple:
+        if state.phase == HALIKARNASSOS:
+            return tuple(BuildFromDiscard(c) for c in _eligible_discards(state, seat)) + (Decline(),)
+        return _pick_actions(state, seat)
+
+    def _validate(self, state: State, seat: int, action: Any) -> None:
+        if state.phase == HALIKARNASSOS:
+            self._explain(state, seat, action)
+            return
+        # the common case first: a pick from the legal list (cached for this position); the
+        # exact int type matters, as True == 1 would otherwise slip into the state
+        if (type(action) is Pick and type(action.card) is str and type(action.kind) is str
+                and type(action.pay_left) is int and type(action.pay_right) is int
+                and action in _pick_set(state, seat)):
+            return
+        self._explain(state, seat, action)
+        # _explain accepts exactly the legal list; this line would mean the two disagree
+        raise IllegalAction(f"seat {seat} cannot {action}")
+
+    def _explain(self, state: State, seat: int, action: Any) -> None:
+        """Raise IllegalAction with the reason `action` is not legal (returns if it is)."""
+        if state.phase == HALIKARNASSOS:
+            if isinstance(action, Decline):
+                return
+            if not isinstance(action, BuildFromDiscard) or not isinstance(action.card, str):
+                raise IllegalAction(f"seat {seat} must build a card from the discard pile or decline")
+            if action.card not in {c for _, c in state.discard}:
+                raise IllegalAction(f"seat {seat} cannot build {action.card}: it is not in the discard pile")
+            if CARDS[action.card].name in profile_of(state, seat).names:
+                raise IllegalAction(
+                    f"seat {seat} cannot build {action.card}: {CARDS[action.card].name} is already in the city")
+            return
+        if not isinstance(action, Pick) or not isinstance(action.card, str) or not isinstance(action.kind, str):
+            raise IllegalAction(f"seat {seat} must pick a card from hand (build, stage or discard)")
+        if not all(isinstance(p, int) and not isinstance(p, bool) for p in (action.pay_left, action.pay_right)):
+            raise IllegalAction(f"seat {seat}: payments are whole numbers of coins")
+        card = action.card
+        if state.phase == BABYLON:
+            if card != state.babylon.card:
+                raise IllegalAction(f"seat {seat} cannot play {card}: the kept card is {state.babylon.card}")
+            if action.kind == BUILD_FREE:
+                raise IllegalAction(f"seat {seat} has no free build for the last card")
+        elif card not in state.hands[seat]:
+            raise IllegalAction(f"seat {seat} cannot play {card}: it is not in your hand")
+        if action.kind not in PICK_KINDS:
+            raise IllegalAction(f"seat {seat}: {action.kind!r} is not build, build_free, stage or discard")
+        paid = (action.pay_left, action.pay_right)
+        if action.kind == DISCARD or action.kind == BUILD_FREE:
+            if paid != (0, 0):
+                raise IllegalAction(f"seat {seat}: a {action.kind} pays nobody")
+            if action.kind == BUILD_FREE:
+                if not _free_build_ready(state.wonders[seat], state.sides[seat], state.stages[seat],
+                                         state.free_used[seat]):
+                    raise IllegalAction(f"seat {seat} has no free build available now")
+                if CARDS[card].name in profile_of(state, seat).names:
+                    raise IllegalAction(f"seat {seat} cannot build {card}: {CARDS[card].name} is already in the city")
+            return
+        ctx = _context(state, seat)
+        if action.kind == BUILD:
+            status, coin_cost, offered = ctx.build_status(card)
+            what = f"build {card}"
+            if status == "owned":
+                raise IllegalAction(f"seat {seat} cannot {what}: {CARDS[card].name} is already in the city")
+            if status == "impossible":
+                raise IllegalAction(f"seat {seat} cannot {what}: its resources cannot be produced or bought")
+            ways = ctx.ways(CARDS[card].cost) if status != "free" else ((0, 0),)
+        else:
+            if ctx.stage_cost is None:
+                raise IllegalAction(f"seat {seat}: every stage of the wonder is built")
+            what, coin_cost, offered = "build the next stage", ctx.stage_coins, ctx.stage_offers()
+            ways = ctx.ways(ctx.stage_cost)
+            if not ways:
+                raise IllegalAction(f"seat {seat} cannot {what}: its resources cannot be produced or bought")
+        if paid in offered:
+            return
+        if paid in ways:
+            raise IllegalAction(
+                f"seat {seat} cannot {what} paying {paid[0]} left and {paid[1]} right: "
+                f"it costs {coin_cost + paid[0] + paid[1]} coins, you may spend {ctx.budget}")
+        listed = ", ".join(f"({a}, {b})" for a, b in offered) or "none you can afford"
+        raise IllegalAction(
+            f"seat {seat} cannot {what} paying {paid[0]} left and {paid[1]} right: ways to pay are {listed}")
+
+    # ---- resolution ------------------------------------------------------------------------------
+    def _apply(self, state: State, actions: Mapping[int, Any]) -> State:
+        if state.phase == PICK:
+            return _resolve_picks(state, actions)
+        if state.phase == BABYLON:
+            return _resolve_babylon(state, actions[state.babylon.seat])
+        return _resolve_halikarnassos(state, actions[state.halikarnassos])
+
+    def _result(self, state: State) -> Result:
+        return result_of(final_scores(state))
+
+    # ---- views and test hooks ----------------------------------------------------------------
+    def _view(self, state: State, seat: int | None) -> View:
+        return make_view(state, seat)
+
+    def describe(self, action: Any) -> str:
+        """One log line, safe for every seat: a stage's or a discard's card stays unnamed (§8)."""
+        if isinstance(action, Pick):
+            name = CARDS[action.card].name if action.card in CARDS else action.card
+            pay = ""
+            if action.pay_left or action.pay_right:
+                pay = f", paying {action.pay_left} left and {action.pay_right} right"
+            if action.kind == STAGE:
+                return f"builds a wonder stage{pay}"
+            if action.kind == DISCARD:
+                return "discards a card for 3 coins"
+            verb = "builds for free" if action.kind == BUILD_FREE else "builds"
+            return f"{verb} {name}{pay}"
+        if isinstance(action, BuildFromDiscard):
+            name = CARDS[action.card].name if action.card in CARDS else action.card
+            return f"builds {name} from the discard pile"
+        return "builds nothing from the discard pile"
+
+    def zones(self, state: State) -> dict[str, tuple[str, ...]]:
+        """Every physical card by location; copies of an id are told apart as id#1, id#2...
+
+        (copies are identical, so the label says nothing about which copy went where: the
+        invariant checked is that each id keeps its number of copies.)
+        """
+        seen: dict[str, int] = {}
+        out: dict[str, tuple[str, ...]] = {}
+        for name, cards in self._zones(state).items():
+            labels = []
+            for card in cards:
+                seen[card] = seen.get(card, 0) + 1
+                labels.append(f"{card}#{seen[card]}")
+            out[name] = tuple(labels)
+        return out
+
+    def _zones(self, state: State) -> dict[str, tuple[str, ...]]:
+        out: dict[str, tuple[str, ...]] = {}
+        for s in range(state.n_players):
+            out[f"hand:{s}"] = state.hands[s]
+            out[f"city:{s}"] = state.cities[s]
+            out[f"tucked:{s}"] = state.tucked[s]
+        out["discard"] = tuple(c for _, c in state.discard)
+        out["kept"] = (state.babylon.card,) if state.babylon is not None else ()
+        for age in (2, 3):
+            future = ()
+            if state.age < age:
+                future = age_cards(age, state.n_players) + (state.guilds if age == 3 else ())
+            out[f"undealt:{age}"] = future
+        out["box"] = tuple(g for g in GUILDS if g not in state.guilds)
+        return out
+
+    def secret_from(self, state: State, seat: int | None) -> frozenset[str]:
+        hidden: set[str] = set()
+        seen: set[str] = set()
+        for name, cards in self._zones(state).items():
+            mine = seat is not None and name in (f"hand:{seat}", f"tucked:{seat}")
+            public = name.startswith("city:")
+            (seen if mine or public else hidden).update(cards)
+        for who, card in state.discard:
+            if who == seat or (state.phase == HALIKARNASSOS and state.halikarnassos == seat):
+                seen.add(card)
+        if state.babylon is not None and state.babylon.seat == seat:
+            seen.add(state.babylon.card)
+        for move in state.moves:
+            if move.kind in (BUILD, BUILD_FREE, "from_discard") or move.seat == seat:
+                seen.add(move.card)
+        return frozenset(hidden - seen)
+
+
+class _Position:
+    """Everything a seat can do at one position: the legal picks and what a screen shows,
+    both derived from one pass over the hand (`statuses`)."""
+
+    __slots__ = ("ctx", "hand", "free", "_statuses", "_stage_ways", "_actions", "_action_set", "_options")
+
+    def __init__(self, ctx: Context, hand: tuple[str, ...], free: bool) -> None:
+        self.ctx, self.hand, self.free = ctx, hand, free
+        self._statuses: tuple | None = None
+        self._stage_ways: tuple[Way, ...] = ()
+        self._actions: tuple[Pick, ...] | None = None
+        self._action_set: frozenset[Pick] | None = None
+        self._options: tuple[tuple[CardOption, ...], tuple[Payment, ...]] | None = None
+
+    @property
+    def statuses(self) -> tuple:
+        if self._statuses is None:
+            self._stage_ways = self.ctx.stage_offers()
+            self._statuses = _statuses(self.ctx, self.hand)
+        return self._statuses
+
+    @property
+    def actions(self) -> tuple[Pick, ...]:
+        if self._actions is None:
+            self._actions = _list_picks(self.statuses, self._stage_ways, self.free)
+        return self._actions
+
+    @property
+    def action_set(self) -> frozenset[Pick]:
+        if self._action_set is None:
+            self._action_set = frozenset(self.actions)
+        return self._action_set
+
+    @property
+    def options(self) -> tuple[tuple[CardOption, ...], tuple[Payment, ...]]:
+        if self._options is None:
+            self._options = _options_from(self.statuses, self._stage_ways, self.free)
+        return self._options
+
+
+_POSITIONS: dict[tuple, _Position] = {}
+_RECENT: dict[tuple[int, int], tuple[State, _Position]] = {}
+
+
+def _position(state: State, seat: int) -> _Position:
+    """The seat's position; legal_actions, validate and view of one state share it.
+
+    First by the state object itself (the entry holds the state, so its id cannot be reused
+    while cached), then by everything the picks depend on (hand, the three cities through
+    their profiles, the price basis, budget, free build)."""
+    recent = _RECENT.get((id(state), seat))
+    if recent is not None and recent[0] is state:
+        return recent[1]
+    if len(_RECENT) > 64:
+        _RECENT.clear()
+    position = _positions(state, seat)
+    _RECENT[(id(state), seat)] = (state, position)
+    return position
+
+
+def _positions(state: State, seat: int) -> _Position:
+    ctx = _context(state, seat)
+    if state.phase == BABYLON:
+        hand: tuple[str, ...] = (state.babylon.card,)
+        free = False
+    else:
+        hand = state.hands[seat]
+        free = _free_build_ready(state.wonders[seat], state.sides[seat], state.stages[seat],
+                                 state.free_used[seat])
+    key = (hand, ctx.own.serial, ctx.left.serial, ctx.right.serial, ctx.prices.serial, ctx.budget, free)
+    hit = _POSITIONS.get(key)
+    if hit is None:
+        if len(_POSITIONS) > 2_048:
+            _POSITIONS.clear()
+        hit = _POSITIONS[key] = _Position(ctx, hand, free)
+    return hit
+
+
+def _pick_actions(state: State, seat: int) -> tuple[Pick, ...]:
+    return _position(state, seat).actions
+
+
+def _pick_set(state: State, seat: int) -> frozenset[Pick]:
+    return _position(state, seat).action_set
+
+
+def _list_picks(statuses, stage_ways: tuple[Way, ...], free: bool) -> tuple[Pick, ...]:
+    actions: list[Pick] = []
+    for card_id, status, _, offered in statuses:
+        actions += [Pick(card_id, BUILD, left, right) for left, right in offered]
+        if free and status != "owned":
+            actions.append(Pick(card_id, BUILD_FREE))
+        actions += [Pick(card_id, STAGE, left, right) for left, right in stage_ways]
+        actions.append(Pick(card_id, DISCARD))
+    return tuple(actions)
+
+
+def active_seats(state: State) -> frozenset[int]:
+    if state.phase == PICK:
+        return frozenset(range(state.n_players))
+    if state.phase == BABYLON:
+        return frozenset((state.babylon.seat,))
+    if state.phase == HALIKARNASSOS:
+        return frozenset((state.halikarnassos,))
+    return frozenset()
+
+
+def profile_of(state: State, seat: int) -> Profile:
+    return profile(state.wonders[seat], state.sides[seat], state.stages[seat], state.cities[seat])
+
+
+# ---- options -----------------------------------------------------------------------------------
+def _check_wonders(value: Any, n: int) -> tuple[str, ...]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise InvalidOption("wonders must be a list of wonder ids in seat order")
+    if len(value) != n:
+        raise InvalidOption(f"wonders must name {n} boards, one per seat, not {len(value)}")
+    for w in value:
+        if w not in WONDER_ORDER:
+            raise InvalidOption(f"unknown wonder {w!r} (wonders: {', '.join(WONDER_ORDER)})")
+    if len(set(value)) != n:
+        raise InvalidOption("wonders must not name a board twice")
+    return tuple(value)
+
+
+def _sides(value: Any, n: int, rng: Rng) -> tuple[tuple[str, ...], Rng]:
+    if value in SIDES:
+        return (value,) * n, rng
+    if value == "random":
+        out = []
+        for _ in range(n):
+            k, rng = rng.below(2)
+            out.append(SIDES[k])
+        return tuple(out), rng
+    if isinstance(value, (list, tuple)):
+        if len(value) != n:
+            raise InvalidOption(f"wonder_side as a list needs {n} values, one per seat, not {len(value)}")
+        if any(v not in SIDES for v in value):
+            raise InvalidOption('wonder_side list values must be "A" or "B"')
+        return tuple(value), rng
+    raise InvalidOption(f'wonder_side must be "A", "B", "random" or a list of sides, not {value!r}')
+
+
+def _check_deck(value: Any, n: int) -> tuple[tuple[str, ...] | None, ...]:
+    """The stacked decks per Age (None = shuffle); a bad list raises InvalidOption."""
+    out: list[tuple[str, ...] | None] = [None, None, None]
+    if value is None:
+        return tuple(out)
+    if not isinstance(value, Mapping):
+        raise InvalidOption("deck must map an Age (1, 2, 3) to a list of card ids")
+    for key, cards in value.items():
+        try:
+            age = int(key)
+        except (TypeError, ValueError):
+            age = 0
+        if age not in (1, 2, 3) or isinstance(key, bool):
+            raise InvalidOption(f"deck: {key!r} is not an Age (1, 2 or 3)")
+        if out[age - 1] is not None:
+            raise InvalidOption(f"deck: Age {age} is given twice")
+        if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
+            raise InvalidOption(f"deck: Age {age} must be a list of card ids")
+        expected = age_cards(age, n)
+        if age == 3:
+            guilds = [c for c in cards if c in GUILDS]
+            if len(guilds) != guild_count(n) or len(set(guilds)) != len(guilds):
+                raise InvalidOption(f"deck: Age III must hold {guild_count(n)} different guilds for {n} players")
+            expected = expected + tuple(guilds)
+        check_stacked(expected, list(cards), f"Age {age} deck")
+        out[age - 1] = tuple(cards)
+    return tuple(out)
+
+
+# ---- the steps ---------------------------------------------------------------------------------
+def _start_age(state: State, age: int) -> State:
+    n = state.n_players
+    cards = age_cards(age, n) + (state.guilds if age == 3 else ())
+    deck, rng = shuffle_or_stack(cards, state.rng, state.stacked[age - 1], f"Age {age} deck")
+    hands = tuple(
+        tuple(sorted(deck[HAND_SIZE * s: HAND_SIZE * (s + 1)], key=CARD_RANK.__getitem__)) for s in range(n)
+    )
+    return replace(state, age=age, turn=1, phase=PICK, hands=hands, free_used=(False,) * n, rng=rng,
+                   moves=state.moves if age > 1 else ())
+
+
+def _spend(state: State, seat: int, action: Pick) -> int:
+    if action.kind == BUILD:
+        card = CARDS[action.card]
+        if card.chain_from and not card.chain_from.isdisjoint(profile_of(state, seat).names):
+            return 0
+        return card.coin_cost + action.pay_left + action.pay_right
+    if action.kind == STAGE:
+        stage = BOARDS[(state.wonders[seat], state.sides[seat])].stages[state.stages[seat]]
+        return stage.coin_cost + action.pay_left + action.pay_right
+    return 0
+
+
+class _Turn:
+    """Mutable scratch copy of the parts of the state a resolution changes."""
+
+    def __init__(self, state: State) -> None:
+        self.n = state.n_players
+        self.wonders, self.sides = state.wonders, state.sides
+        self.hands = [list(h) for h in state.hands]
+        self.cities = list(state.cities)
+        self.stages = list(state.stages)
+        self.tucked = list(state.tucked)
+        self.coins = list(state.coins)
+        self.discard = list(state.discard)
+        self.free_used = list(state.free_used)
+        self.tokens = state.tokens
+
+    def count(self, seat: int, counts: Counts) -> int:
+        return Table(self.wonders, self.sides, self.stages, self.cities, self.coins, self.tokens).count(
+            seat, counts)
+
+    def place(self, seat: int, action: Pick) -> list:
+        """Put the picked card where it goes; return the effects that pay coins on arrival."""
+        if action.kind in (BUILD, BUILD_FREE):
+            self.cities[seat] = self.cities[seat] + (action.card,)
+            return [CARDS[action.card].effects]
+        if action.kind == STAGE:
+            stage = BOARDS[(self.wonders[seat], self.sides[seat])].stages[self.stages[seat]]
+            self.tucked[seat] = self.tucked[seat] + (action.card,)
+            self.stages[seat] += 1
+            return [stage.effects]
+        self.discard.append((seat, action.card))
+        return []
+
+    def income(self, seat: int, action: Pick, effects: list) -> int:
+        gained = DISCARD_COINS if action.kind == DISCARD else 0
+        for e in effects:
+            gained += e.coins
+        for e in effects:
+            if e.coins_per is not None:
+                gained += e.coins_per.amount * self.count(seat, e.coins_per)
+        return gained
+
+    def pay_neighbours(self, seat: int, action: Pick) -> None:
+        self.coins[(seat + 1) % self.n] += action.pay_left
+        self.coins[(seat - 1) % self.n] += action.pay_right
+
+    def into(self, state: State, **changes: Any) -> State:
+        return replace(
+            state,
+            hands=tuple(tuple(h) for h in self.hands),
+            cities=tuple(self.cities),
+            stages=tuple(self.stages),
+            tucked=tuple(self.tucked),
+            coins=tuple(self.coins),
+            discard=tuple(self.discard),
+            free_used=tuple(self.free_used),
+            **changes,
+        )
+
+
+def _resolve_picks(state: State, actions: Mapping[int, Pick]) -> State:
+    t = _Turn(state)
+    n = state.n_players
+    seats = range(n)
+    for seat in seats:
+        t.hands[seat].remove(actions[seat].card)
+    kept = None
+    if state.turn == TURNS_PER_AGE:  # DISCARD_REST, except Babylon B's kept card
+        for seat in seats:
+            after = state.stages[seat] + (actions[seat].kind == STAGE)
+            if t.hands[seat] and _keeps_last_card(state.wonders[seat], state.sides[seat], after):
+                kept = (seat, t.hands[seat][0])
+            else:
+                t.discard += [(seat, c) for c in t.hands[seat]]
+            t.hands[seat] = []
+    spent = [_spend(state, seat, actions[seat]) for seat in seats]
+    for seat in seats:
+        t.coins[seat] -= spent[seat]
+    hali = -1
+    arriving = []
+    for seat in seats:
+        effects = t.place(seat, actions[seat])
+        arriving.append(effects)
+        if any(e.build_from_discard for e in effects) and actions[seat].kind == STAGE:
+            hali = seat
+        if actions[seat].kind == BUILD_FREE:
+            t.free_used[seat] = True
+    gains = [t.income(seat, actions[seat], arriving[seat]) for seat in seats]
+    for seat in seats:
+        t.coins[seat] += gains[seat]
+    for seat in seats:
+        t.pay_neighbours(seat, actions[seat])
+    moves = tuple(
+        Move(seat, actions[seat].kind, actions[seat].card, actions[seat].pay_left, actions[seat].pay_right)
+        for seat in seats
+    )
+    if kept is not None:
+        seat, card = kept
+        babylon = BabylonTurn(seat, card, state.coins[seat] - spent[seat], state.stages[seat],
+                              len(state.cities[seat]))
+        return t.into(state, phase=BABYLON, babylon=babylon, halikarnassos=hali, moves=moves)
+    nxt = t.into(state, moves=moves, halikarnassos=hali)
+    return _after_turn(nxt)
+
+
+def _resolve_babylon(state: State, action: Pick) -> State:
+    seat = state.babylon.seat
+    t = _Turn(state)
+    t.coins[seat] -= _spend(state, seat, action)
+    effects = t.place(seat, action)
+    t.coins[seat] += t.income(seat, action, effects)
+    t.pay_neighbours(seat, action)
+    move = Move(seat, action.kind, action.card, action.pay_left, action.pay_right)
+    nxt = t.into(state, babylon=None, moves=state.moves + (move,))
+    return _after_turn(nxt)
+
+
+def _resolve_halikarnassos(state: State, action: BuildFromDiscard | Decline) -> State:
+    seat = state.halikarnassos
+    if isinstance(action, Decline):
+        move = Move(seat, "decline", "")
+        return _after_turn(replace(state, halikarnassos=-1, moves=state.moves + (move,)))
+    t = _Turn(state)
+    index = next(i for i, (_, c) in enumerate(t.discard) if c == action.card)
+    del t.discard[index]
+    pick = Pick(action.card, BUILD)
+    effects = t.place(seat, pick)
+    t.coins[seat] += t.income(seat, pick, effects)
+    move = Move(seat, "from_discard", action.card)
+    return _after_turn(t.into(state, halikarnassos=-1, moves=state.moves + (move,)))
+
+
+def _after_turn(state: State) -> State:
+    """Halikarnassos if due, then pass hands or end the Age."""
+    if state.halikarnassos >= 0:
+        if state.discard:
+            return replace(state, phase=HALIKARNASSOS)
+        state = replace(state, halikarnassos=-1)
+    if state.turn < TURNS_PER_AGE:
+        n = state.n_players
+        step = 1 if PASS_LEFT[state.age] else -1
+        hands = tuple(state.hands[(s - step) % n] for s in range(n))
+        return replace(state, phase=PICK, turn=state.turn + 1, hands=hands)
+    state = _military(state)
+    if state.age < 3:
+        return _start_age(state, state.age + 1)
+    return replace(state, phase=OVER)
+
+
+def _military(state: State) -> State:
+    n = state.n_players
+    shields = [profile_of(state, s).shields for s in range(n)]
+    win = VICTORY_TOKEN[state.age]
+    tokens = []
+    for s in range(n):
+        got = list(state.tokens[s])
+        for other in ((s + 1) % n, (s - 1) % n):
+            if shields[s] > shields[other]:
+                got.append(win)
+            elif shields[s] < shields[other]:
+                got.append(DEFEAT_TOKEN)
+        tokens.append(tuple(got))
+    return replace(state, tokens=tuple(tokens))
+
+
+def _eligible_discards(state: State, seat: int) -> tuple[str, ...]:
+    names = profile_of(state, seat).names
+    return tuple(sorted({c for _, c in state.discard if CARDS[c].name not in names},
+                        key=CARD_RANK.__getitem__))
+
+
+# ---- scoring and view --------------------------------------------------------------------------
+def final_scores(state: State) -> tuple[SeatScore, ...]:
+    return score_table(Table(state.wonders, state.sides, state.stages, state.cities, state.coins,
+                             state.tokens))
+
+
+def make_view(state: State, seat: int | None) -> View:
+    n = state.n_players
+    me = seat if seat is not None and 0 <= seat < n else None
+    active = tuple(sorted(active_seats(state)))
+    hand: tuple[str, ...] = ()
+    kept = None
+    budget = 0
+    basis = None
+    free = False
+    options: tuple[CardOption, ...] = ()
+    stage_pay: tuple[Payment, ...] = ()
+    pile: tuple[str, ...] = ()
+    if me is not None:
+        hand = state.hands[me]
+        budget = state.coins[me]
+        free = _free_build_ready(state.wonders[me], state.sides[me], state.stages[me], state.free_used[me])
+        if state.babylon is not None and state.babylon.seat == me:
+            kept = state.babylon.card
+            if state.phase == BABYLON:
+                hand = (kept,)
+                budget = state.babylon.budget
+                basis = (state.babylon.start_stages, state.babylon.start_cards)
+                free = False
+        if me in active and state.phase in (PICK, BABYLON):
+            options, stage_pay = _position(state, me).options
+        if state.phase == HALIKARNASSOS and state.halikarnassos == me:
+            pile = tuple(sorted((c for _, c in state.discard), key=CARD_RANK.__getitem__))
+    moves = tuple(
+        m if m.kind in (BUILD, BUILD_FREE, "from_discard", "decline") or m.seat == me
+        else Move(m.seat, m.kind, HIDDEN, m.pay_left, m.pay_right)
+        for m in state.moves
+    )
+    hand_sizes = tuple(len(h) for h in state.hands)
+    return View(
+        seat=me,
+        n_players=n,
+        age=state.age,
+        turn=state.turn,
+        phase=state.phase,
+        active=active,
+        pass_left=PASS_LEFT[state.age],
+        wonders=state.wonders,
+        sides=state.sides,
+        cities=state.cities,
+        stages=state.stages,
+        coins=state.coins,
+        tokens=state.tokens,
+        hand_sizes=hand_sizes,
+        discard_count=len(state.discard),
+        moves=moves,
+        hand=hand,
+        tucked=state.tucked[me] if me is not None else (),
+        my_discards=tuple(c for who, c in state.discard if who == me) if me is not None else (),
+        discard_pile=pile,
+        kept=kept,
+        budget=budget,
+        discount_basis=basis,
+        free_build=free,
+        options=options,
+        stage_payments=stage_pay,
+        final=final_scores(state) if state.phase == OVER else (),
+    )
+
+
+GAME = SevenWonders()
