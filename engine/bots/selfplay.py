@@ -31,18 +31,24 @@ def play_game(
     kinds = [bots] * n_players if isinstance(bots, str) else list(bots)
     root = Stream(seed)
     players = [make_bot(game, s, kinds[s], root.fork(f"bot{s}")) for s in range(n_players)]
+    wants_view = [bot.wants_view for bot in players]
+    choose = [bot.choose for bot in players]
     state = game.setup(n_players, seed, options)
+    # `active` has just checked that the game is not over and which seats act, so asking
+    # `legal_actions` would only repeat those guards: the harness calls the game's hook.
+    # Every action still goes through `apply`, which validates it.
+    legal_actions = game._legal_actions
+    stalemate, active_seats, apply = game.stalemate, game.active, game.apply
     actions = steps = 0
-    while steps < max_steps and not game.stalemate(state):
-        active = game.active(state)  # empty once the game is over
+    while steps < max_steps and not stalemate(state):
+        active = active_seats(state)  # empty once the game is over
         if not active:
             break
         chosen = {}
-        for seat in sorted(active):
-            bot = players[seat]
-            view = game.view(state, seat) if bot.wants_view else None
-            chosen[seat] = bot.choose(view, game.legal_actions(state, seat))
-        state = game.apply(state, chosen)  # validates every action
+        for seat in sorted(active) if len(active) > 1 else active:
+            view = game.view(state, seat) if wants_view[seat] else None
+            chosen[seat] = choose[seat](view, legal_actions(state, seat))
+        state = apply(state, chosen)  # validates every action
         actions += len(chosen)
         steps += 1
     result = game.result(state) if game.is_over(state) else None

@@ -160,14 +160,18 @@ class Game:
         if self.is_over(state):
             raise GameOver("the game is over")
         active = self._active(state)
-        extra = sorted(set(actions) - active)
-        if extra:
-            raise NotYourTurn(f"seat {extra[0]} is not to act now")
-        missing = sorted(active - set(actions))
-        if missing:
+        if actions.keys() != active:  # a set comparison; the usual case allocates nothing
+            extra = sorted(set(actions) - active)
+            if extra:
+                raise NotYourTurn(f"seat {extra[0]} is not to act now")
+            missing = sorted(active - set(actions))
             raise IllegalAction(f"waiting for seat {missing[0]}: a step needs every active seat")
-        for seat in sorted(actions):
-            self._validate(state, seat, actions[seat])
+        if len(actions) == 1:
+            for seat, action in actions.items():
+                self._validate(state, seat, action)
+        else:
+            for seat in sorted(actions):
+                self._validate(state, seat, actions[seat])
         return self._apply(state, actions)
 
     def view(self, state: State, seat: Seat | None) -> View:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from hashlib import sha256
+from struct import Struct
 from typing import TypeVar
 
 from .plain import plain
@@ -19,19 +20,25 @@ from .plain import plain
 T = TypeVar("T")
 
 
+_COUNTER = Struct(">Q")
+_pack_counter = _COUNTER.pack
+_first_u64 = _COUNTER.unpack_from  # the first 8 bytes of a digest, big-endian
+
+
 def _block(seed: bytes, counter: int) -> int:
-    return int.from_bytes(sha256(seed + counter.to_bytes(8, "big")).digest()[:8], "big")
+    return _first_u64(sha256(seed + _pack_counter(counter)).digest())[0]
 
 
 def _below(seed: bytes, counter: int, n: int) -> tuple[int, int]:
     """Return (value in [0, n), next counter)."""
-    if n <= 0:
+    if n <= 1:
+        if n == 1:
+            return 0, counter
         raise ValueError(f"cannot draw below {n}")
-    if n == 1:
-        return 0, counter
     mask = (1 << (n - 1).bit_length()) - 1
+    # The draw loop of `_block` written out: it runs for every random choice of every bot.
     while True:
-        value = _block(seed, counter) & mask
+        value = _first_u64(sha256(seed + _pack_counter(counter)).digest())[0] & mask
         counter += 1
         if value < n:
             return value, counter
@@ -40,7 +47,13 @@ def _below(seed: bytes, counter: int, n: int) -> tuple[int, int]:
 def _shuffle(seed: bytes, counter: int, items: Sequence[T]) -> tuple[list[T], int]:
     out = list(items)
     for i in range(len(out) - 1, 0, -1):
-        j, counter = _below(seed, counter, i + 1)
+        # j = _below(i + 1), written out: every setup shuffles a whole deck.
+        mask = (1 << i.bit_length()) - 1
+        while True:
+            j = _first_u64(sha256(seed + _pack_counter(counter)).digest())[0] & mask
+            counter += 1
+            if j <= i:
+                break
         out[i], out[j] = out[j], out[i]
     return out, counter
 
@@ -72,8 +85,19 @@ class Stream:
         self.counter = 0
 
     def below(self, n: int) -> int:
-        value, self.counter = _below(self.seed, self.counter, n)
-        return value
+        if n <= 1:
+            value, self.counter = _below(self.seed, self.counter, n)
+            return value
+        # `_below` written out: bots draw once per action, so this loop is the hot path.
+        seed = self.seed
+        counter = self.counter
+        mask = (1 << (n - 1).bit_length()) - 1
+        while True:
+            value = _first_u64(sha256(seed + _pack_counter(counter)).digest())[0] & mask
+            counter += 1
+            if value < n:
+                self.counter = counter
+                return value
 
     def choice(self, items: Sequence[T]) -> T:
         return items[self.below(len(items))]

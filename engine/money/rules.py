@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator, Mapping
-from itertools import compress
+from itertools import compress, filterfalse
 from typing import Any
 
 from ..core import (
@@ -46,7 +46,21 @@ from .cards import (
 )
 from .cards import CURRENCY as CARD_CURRENCY
 from .scoring import score_hands
-from .state import Bid, BidView, Keep, MoneyState, MoneyView, SwapBid, SwapMarket
+from .state import (
+    Bid,
+    BidView,
+    Event,
+    Keep,
+    MoneySetup,
+    MoneyState,
+    MoneyView,
+    PendingBid,
+    SwapBid,
+    SwapMarket,
+    new_bid,
+    new_pending,
+    new_state,
+)
 
 STALEMATE_ROUNDS = 200
 """The rules have no round limit (money.md §9.10); harnesses stop a game after this many."""
@@ -57,6 +71,21 @@ _SIDES = (SwapMarket(0), SwapMarket(1))
 _SWAPS = tuple((SwapBid(owner, 0), SwapBid(owner, 1)) for owner in range(5))
 _ALL_SEATS = {n: frozenset(range(n)) for n in range(1, 6)}
 _ONE_SEAT = tuple(frozenset((seat,)) for seat in range(5))
+_VALUE_OF = VALUE.__getitem__
+_BIT_BYTES = bytes.maketrans(b"01", b"\x00\x01")  # "0"/"1" digits to falsy/truthy bytes
+# _PICK12[v][i] is bit i of v (v < 2^12): `compress` picks a subset of up to 12 cards with it.
+_PICK12 = tuple(format(v, "012b")[::-1].encode().translate(_BIT_BYTES) for v in range(4096))
+_MONEY_SERIAL = {c: SERIAL[c] for c in SERIAL if KIND[c] != "bluff"}
+_WITHDRAWN = tuple(BidView(seat, 0, (), 0, 0, "withdrawn", "bluff card only") for seat in range(5))
+_TURNS = frozenset(("market", "swap", "keep"))
+_OVER: Event = ("over",)
+_DECK_EMPTY: Event = ("deck_empty",)
+_LAST_DEALT: Event = ("last_dealt",)
+_FIXED_LINES = {
+    "over": "the final round is over: the game ends",
+    "deck_empty": "the deck is empty: the next round is the final round",
+    "last_dealt": "the last card was dealt: the next round is the final round",
+}
 
 
 # ---- bids ------------------------------------------------------------------------------
@@ -128,6 +157,26 @@ def bid_problem(hand: frozenset[str], two_player: bool, bid: object) -> str | No
     return None
 
 
+def _is_plain_bid_from(hand: tuple[str, ...], bid: object) -> bool:
+    """Fast accept of the usual legal bid: one group of money cards listed in hand order.
+
+    True only where `bid_problem` finds no problem; False sends the bid to that full check
+    (and its reasons). The hand is sorted by serial, so a group that walks through it in
+    order names each card once, in serial order; its bluff card sorts last, hence the check
+    of the group's last card only.
+    """
+    if type(bid) is not Bid or bid.right != () or type(bid.left) is not tuple:
+        return False
+    left = bid.left
+    if not left:
+        return True
+    cards = iter(hand)
+    for card in left:
+        if type(card) is not str or card not in cards:  # `in` consumes the iterator up to card
+            return False
+    return left[-1] in _MONEY_SERIAL
+
+
 class BidSpace(ActionSpace):
     """Every distinct canonical bid from a hand's money cards (uniform `sample`).
 
@@ -183,13 +232,19 @@ class BidSpace(ActionSpace):
         m = len(cards)
         if not self.two_player:
             if m <= 60:  # one draw: bit i of a uniform m-bit number picks card i
-                bits = format(rng.below(1 << m), "b")[::-1] if m else ""
-                return Bid(tuple(compress(cards, map("1".__eq__, bits))))
+                mask = rng.below(1 << m)
+                if m <= 12:
+                    return new_bid(tuple(compress(cards, _PICK12[mask])), ())
+                if m <= 24:
+                    bits = _PICK12[mask & 4095] + _PICK12[mask >> 12]
+                else:
+                    bits = format(mask, "b")[::-1].encode().translate(_BIT_BYTES)
+                return new_bid(tuple(compress(cards, bits)), ())
             picked: list[str] = []
             for start in range(0, m, 60):
                 chunk = cards[start:start + 60]
-                bits = format(rng.below(1 << len(chunk)), "b")[::-1]
-                picked.extend(compress(chunk, map("1".__eq__, bits)))
+                bits = format(rng.below(1 << len(chunk)), "b")[::-1].encode().translate(_BIT_BYTES)
+                picked.extend(compress(chunk, bits))
             return Bid(tuple(picked))
         while True:  # an ordered (L, R) uniformly, kept only in canonical form: uniform
             left: list[str] = []
@@ -206,11 +261,6 @@ class BidSpace(ActionSpace):
             lt, rt = tuple(left), tuple(right)
             if not rt or (lt and _acts_before(lt, rt)):
                 return Bid(lt, rt)
-
-
-def _money_of(hand: tuple[str, ...]) -> tuple[str, ...]:
-    """A hand's money cards: all but its bluff card, which always sorts last."""
-    return hand[:-1] if KIND[hand[-1]] == "bluff" else hand
 
 
 # ---- setup -----------------------------------------------------------------------------
@@ -297,180 +347,237 @@ def _setup(n_players: int, seed: bytes, options: dict[str, Any]) -> MoneyState:
     side2, deck = draw(deck, MARKET_TARGET)
     unseen = tuple(sorted((c for h in hands for c in h), key=_SORT))
     return MoneyState(
-        n_players=n_players,
-        edition=edition,
-        removed=removed,
+        setup=MoneySetup(n_players, edition, removed, BLUFFS[n_players:], rng),
         hands=tuple(hands),
         market=(tuple(sorted(side1, key=_SORT)), tuple(sorted(side2, key=_SORT))),
         deck=deck,
-        box=BLUFFS[n_players:],
         phase="bid",
         round_no=1,
         final_round=False,
         pending=(),
-        done=(),
-        withdrawn=(),
-        last_round=(),
         history=(),
         last_history=(),
         unseen=unseen,
-        rng=rng,
     )
 
 
 # ---- transitions -----------------------------------------------------------------------
 
 
-def _merge(hand: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
-    return tuple(sorted(hand + cards, key=_SORT))
-
-
 def _reveal(state: MoneyState, bids: Mapping[Seat, Bid]) -> MoneyState:
     """§5.2: bids face up, bluff cards back, empty bids withdrawn, the rest ordered."""
     hands = list(state.hands)
     order: list[tuple[int, int, int, int, tuple[str, ...]]] = []
-    withdrawn: list[BidView] = []
+    withdrawn: list[int] = []
     shown: list[str] = []
-    final = " (final round)" if state.final_round else ""
-    lines = [f"round {state.round_no}{final}: bids revealed"]
-    value_of = VALUE.__getitem__
-    for seat in range(state.n_players):
+    for seat, hand in enumerate(state.hands):
         bid = bids[seat]
-        left, right = bid.left, bid.right
+        left = bid.left
         if not left:
-            withdrawn.append(BidView(seat, 0, (), 0, 0, "withdrawn", "bluff card only"))
-            lines.append(f"seat {seat} bid only the bluff card: no turn")
+            withdrawn.append(seat)
             continue
-        value = sum(map(value_of, left))
-        order.append((-value, SERIAL[left[0]], seat, 0, left))
-        text = f"seat {seat} bid {labels(left)} ({value})"
+        order.append((-sum(map(_VALUE_OF, left)), SERIAL[left[0]], seat, 0, left))
+        right = bid.right
         if right:
-            value = sum(map(value_of, right))
-            order.append((-value, SERIAL[right[0]], seat, 1, right))
-            text += f" and {labels(right)} ({value})"
-        lines.append(text)
-        out = set(left + right)
-        shown.extend(out)
-        hands[seat] = tuple([c for c in hands[seat] if c not in out])
-    history = tuple(lines)
-    if shown:
-        seen = set(shown)
-        unseen = tuple([c for c in state.unseen if c not in seen])
-    else:
-        unseen = state.unseen
-    if not order:
-        return _end_round(state, tuple(hands), state.market, (), tuple(withdrawn), history, unseen)
+            order.append((-sum(map(_VALUE_OF, right)), SERIAL[right[0]], seat, 1, right))
+            out = {*left, *right}
+            shown += right
+        else:
+            out = set(left)
+        shown += left
+        hands[seat] = tuple(filterfalse(out.__contains__, hand))
+    unseen = state.unseen
+    if unseen and shown:
+        unseen = tuple(filterfalse(set(shown).__contains__, unseen))
     order.sort()
-    pending = tuple(
-        BidView(seat, slot, cards, -neg, key, "acting" if i == 0 else "pending")
-        for i, (neg, key, seat, slot, cards) in enumerate(order)
+    pending = tuple([new_pending(seat, slot, cards) for _, _, seat, slot, cards in order])
+    history = (("reveal", state.round_no, state.final_round, pending, tuple(withdrawn)),)
+    if not pending:
+        return _end_round(state, tuple(hands), state.market, history, unseen)
+    return new_state(
+        state.setup, tuple(hands), state.market, state.deck, "turns", state.round_no,
+        state.final_round, pending, history, state.last_history, unseen,
     )
-    return MoneyState(
-        state.n_players, state.edition, state.removed, tuple(hands), state.market, state.deck,
-        state.box, "turns", state.round_no, state.final_round, pending, (),
-        tuple(withdrawn), state.last_round, history, state.last_history, unseen, state.rng,
-    )
-
-
-def _whose(state: MoneyState, owner: int, slot: int) -> str:
-    """"seat 1", or "seat 1's left bid" when seat 1 made two bids this round (2 players)."""
-    if state.n_players == 2 and any(b.owner == owner and b.slot == 1
-                                    for b in state.pending + state.done):
-        return f"seat {owner}'s {'right' if slot else 'left'} bid"
-    return f"seat {owner}"
 
 
 def _turn(state: MoneyState, action: object) -> MoneyState:
     """§5.3: the acting bid swaps with a side or another bid, or is kept."""
-    acting = state.pending[0]
-    rest = state.pending[1:]
+    pending = state.pending
+    acting = pending[0]
+    rest = pending[1:]
     seat = acting.owner
     hands = list(state.hands)
     market = state.market
-    who = _whose(state, seat, acting.slot)
-    if type(action) is SwapMarket:
+    kind = type(action)
+    # Each branch merges what the player takes into the hand, kept in serial order.
+    if kind is SwapMarket:
         side = action.side
         taken = market[side]
-        hands[seat] = _merge(hands[seat], taken)
+        hands[seat] = tuple(sorted(hands[seat] + taken, key=_SORT))
         market = (acting.cards, market[1]) if side == 0 else (market[0], acting.cards)
-        outcome = f"swapped with side {SIDE_NAMES[side]}"
-        line = f"{who} {outcome}: took {labels(taken)}"
-    elif type(action) is SwapBid:
-        target = next(b for b in rest if b.owner == action.owner and b.slot == action.slot)
-        hands[seat] = _merge(hands[seat], target.cards)
-        moved = BidView(target.owner, target.slot, acting.cards, acting.value,
-                        acting.key_serial, "next")
-        rest = (moved,) + tuple(b for b in rest if b is not target)
-        outcome = f"swapped with {_whose(state, target.owner, target.slot)}"
-        if not outcome.endswith(" bid"):
-            outcome += "'s bid"
-        line = f"{who} {outcome}: took {labels(target.cards)}; seat {target.owner} acts next"
+        event: Event = ("market", acting, side, taken)
+    elif kind is SwapBid:
+        owner, slot = action.owner, action.slot
+        i = 0
+        while rest[i].owner != owner or rest[i].slot != slot:  # validated: it is there
+            i += 1
+        target = rest[i]
+        hands[seat] = tuple(sorted(hands[seat] + target.cards, key=_SORT))
+        # The acting bid's cards take the target's place and act at once (§5.3).
+        rest = (new_pending(owner, slot, acting.cards),) + rest[:i] + rest[i + 1:]
+        event = ("swap", acting, target)
     else:
-        hands[seat] = _merge(hands[seat], acting.cards)
-        outcome = "kept"
-        line = f"{who} kept {labels(acting.cards)}"
-    done = state.done + (BidView(seat, acting.slot, acting.cards, acting.value,
-                                 acting.key_serial, "resolved", outcome),)
-    history = state.history + (line,)
+        hands[seat] = tuple(sorted(hands[seat] + acting.cards, key=_SORT))
+        event = ("keep", acting)
+    history = state.history + (event,)
     if not rest:
-        return _end_round(state, tuple(hands), market, done, state.withdrawn, history, state.unseen)
-    first = rest[0]
-    if first.status == "pending":
-        rest = (BidView(first.owner, first.slot, first.cards, first.value,
-                        first.key_serial, "acting"),) + rest[1:]
-    return MoneyState(
-        state.n_players, state.edition, state.removed, tuple(hands), market, state.deck,
-        state.box, "turns", state.round_no, state.final_round, rest, done, state.withdrawn,
-        state.last_round, history, state.last_history, state.unseen, state.rng,
+        return _end_round(state, tuple(hands), market, history, state.unseen)
+    return new_state(
+        state.setup, tuple(hands), market, state.deck, "turns", state.round_no,
+        state.final_round, rest, history, state.last_history, state.unseen,
     )
 
 
-def _end_round(state: MoneyState, hands, market, done, withdrawn, history, unseen) -> MoneyState:
+def _end_round(state: MoneyState, hands, market, history, unseen) -> MoneyState:
     """§5.4: score after the final round; otherwise refill side I then side II up to 4."""
-    last_round = done + withdrawn
     if state.final_round:
-        history += ("the final round is over: the game ends",)
-        return MoneyState(
-            state.n_players, state.edition, state.removed, hands, market, state.deck,
-            state.box, "over", state.round_no, True, (), (), (), last_round, (), history,
-            unseen, state.rng,
+        return new_state(
+            state.setup, hands, market, state.deck, "over", state.round_no, True, (), (),
+            history + (_OVER,), unseen,
         )
     deck = state.deck
     final = False
     if not deck:  # a safeguard: a refill that dealt the last card already made this final
         final = True
-        history += ("the deck is empty: the next round is the final round",)
+        history += (_DECK_EMPTY,)
     else:
-        sides = []
-        parts = []
-        dealt_total = 0
-        for name, side in zip(SIDE_NAMES, market, strict=True):
-            dealt, deck = draw(deck, max(0, MARKET_TARGET - len(side)))
-            dealt_total += len(dealt)
-            parts.append(f"side {name} +{len(dealt)}")
-            sides.append(tuple(sorted(side + dealt, key=_SORT)) if dealt else side)
-        market = (sides[0], sides[1])
-        history += (
-            f"round {state.round_no} ends: refill {', '.join(parts)}; {len(deck)} left in the deck",
-        )
-        if dealt_total and not deck:
+        side1, side2 = market
+        dealt1, deck = draw(deck, max(0, MARKET_TARGET - len(side1)))
+        dealt2, deck = draw(deck, max(0, MARKET_TARGET - len(side2)))
+        if dealt1:
+            side1 = tuple(sorted(side1 + dealt1, key=_SORT))
+        if dealt2:
+            side2 = tuple(sorted(side2 + dealt2, key=_SORT))
+        market = (side1, side2)
+        history += (("refill", state.round_no, len(dealt1), len(dealt2), len(deck)),)
+        if (dealt1 or dealt2) and not deck:
             final = True
-            history += ("the last card was dealt: the next round is the final round",)
-    return MoneyState(
-        state.n_players, state.edition, state.removed, hands, market, deck, state.box, "bid",
-        state.round_no + 1, final, (), (), (), last_round, (), history, unseen, state.rng,
+            history += (_LAST_DEALT,)
+    return new_state(
+        state.setup, hands, market, deck, "bid", state.round_no + 1, final, (), (), history,
+        unseen,
     )
+
+
+# ---- what the log and the table show ---------------------------------------------------
+
+
+def _split_owners(history: tuple[Event, ...]) -> frozenset[int]:
+    """Seats that made two bids this round (2 players): their bids are named left/right."""
+    if history and history[0][0] == "reveal":
+        return frozenset(b.owner for b in history[0][3] if b.slot == 1)
+    return frozenset()
+
+
+def _whose(split: frozenset[int], owner: int, slot: int) -> str:
+    """"seat 1", or "seat 1's left bid" when seat 1 made two bids this round (2 players)."""
+    if owner in split:
+        return f"seat {owner}'s {'right' if slot else 'left'} bid"
+    return f"seat {owner}"
+
+
+def _outcome(split: frozenset[int], event: Event) -> str:
+    """What a turn did, as a resolved bid's `outcome`."""
+    kind = event[0]
+    if kind == "market":
+        return f"swapped with side {SIDE_NAMES[event[2]]}"
+    if kind == "swap":
+        target = event[2]
+        outcome = f"swapped with {_whose(split, target.owner, target.slot)}"
+        return outcome if outcome.endswith(" bid") else outcome + "'s bid"
+    return "kept"
+
+
+def _round_bids(history: tuple[Event, ...]) -> tuple[tuple[BidView, ...], tuple[BidView, ...]]:
+    """(the resolved bids in the order they acted, the withdrawn bids) of one round's log."""
+    split = _split_owners(history)
+    resolved = []
+    withdrawn: tuple[BidView, ...] = ()
+    for event in history:
+        kind = event[0]
+        if kind == "reveal":
+            withdrawn = tuple(_WITHDRAWN[seat] for seat in event[4])
+        elif kind in _TURNS:
+            resolved.append(_bid_view(event[1], "resolved", _outcome(split, event)))
+    return tuple(resolved), withdrawn
+
+
+def _bid_view(bid: PendingBid, status: str, outcome: str = "") -> BidView:
+    cards = bid.cards
+    return BidView(bid.owner, bid.slot, cards, sum(map(_VALUE_OF, cards)), SERIAL[cards[0]],
+                   status, outcome)
+
+
+def _history_lines(history: tuple[Event, ...]) -> list[str]:
+    """One round's log worded for players."""
+    split = _split_owners(history)
+    lines = []
+    for event in history:
+        kind = event[0]
+        if kind == "reveal":
+            lines.extend(_reveal_lines(event))
+        elif kind in _TURNS:
+            bid = event[1]
+            who = _whose(split, bid.owner, bid.slot)
+            if kind == "market":
+                lines.append(f"{who} {_outcome(split, event)}: took {labels(event[3])}")
+            elif kind == "swap":
+                target = event[2]
+                lines.append(f"{who} {_outcome(split, event)}: took {labels(target.cards)}; "
+                             f"seat {target.owner} acts next")
+            else:
+                lines.append(f"{who} kept {labels(bid.cards)}")
+        elif kind == "refill":
+            _, round_no, dealt1, dealt2, left = event
+            lines.append(f"round {round_no} ends: refill side {SIDE_NAMES[0]} +{dealt1}, "
+                         f"side {SIDE_NAMES[1]} +{dealt2}; {left} left in the deck")
+        else:
+            lines.append(_FIXED_LINES[kind])
+    return lines
+
+
+def _reveal_lines(event: Event) -> list[str]:
+    _, round_no, final_round, bids, withdrawn = event
+    lines = [f"round {round_no}{' (final round)' if final_round else ''}: bids revealed"]
+    by_slot = {(b.owner, b.slot): b for b in bids}
+    for seat in sorted({*withdrawn, *(b.owner for b in bids)}):
+        if seat in withdrawn:
+            lines.append(f"seat {seat} bid only the bluff card: no turn")
+            continue
+        left, right = by_slot[seat, 0], by_slot.get((seat, 1))
+        text = f"seat {seat} bid {labels(left.cards)} ({sum(map(_VALUE_OF, left.cards))})"
+        if right is not None:
+            text += f" and {labels(right.cards)} ({sum(map(_VALUE_OF, right.cards))})"
+        lines.append(text)
+    return lines
 
 
 # ---- the game --------------------------------------------------------------------------
 
 
 def _turn_actions(state: MoneyState) -> tuple[Any, ...]:
-    acting = state.pending[0]
-    owner = acting.owner
-    swaps = tuple(_SWAPS[b.owner][b.slot] for b in state.pending[1:] if b.owner != owner)
-    sides = tuple(_SIDES[i] for i in (0, 1) if state.market[i])
-    return sides + swaps + (_KEEP,)
+    """The market sides that hold cards, the other players' pending bids, then keep."""
+    pending = state.pending
+    owner = pending[0].owner
+    side1, side2 = state.market
+    actions = [_SIDES[0]] if side1 else []
+    if side2:
+        actions.append(_SIDES[1])
+    for bid in pending[1:]:
+        if bid.owner != owner:
+            actions.append(_SWAPS[bid.owner][bid.slot])
+    actions.append(_KEEP)
+    return tuple(actions)
 
 
 def _turn_problem(state: MoneyState, seat: Seat, action: object) -> str | None:
@@ -524,17 +631,25 @@ class MoneyGame(Game):
 
     def _active(self, state: MoneyState) -> frozenset[Seat]:
         if state.phase == "bid":
-            return _ALL_SEATS[state.n_players]
+            return _ALL_SEATS[state.setup.n_players]
         return _ONE_SEAT[state.pending[0].owner]
 
     def _legal_actions(self, state: MoneyState, seat: Seat):
         if state.phase == "bid":
-            return BidSpace(_money_of(state.hands[seat]), state.n_players == 2)
+            hand = state.hands[seat]
+            # The money cards: all but the bluff card, which always sorts last.
+            money = hand[:-1] if KIND[hand[-1]] == "bluff" else hand
+            return BidSpace(money, state.setup.n_players == 2)
         return _turn_actions(state)
 
     def _validate(self, state: MoneyState, seat: Seat, action: object) -> None:
         if state.phase == "bid":
-            problem = bid_problem(frozenset(state.hands[seat]), state.n_players == 2, action)
+            hand = state.hands[seat]
+            if _is_plain_bid_from(hand, action):  # the usual case, checked fast
+                return
+            problem = bid_problem(frozenset(hand), state.setup.n_players == 2, action)
+        elif type(action) is Keep:  # always open to the acting bid
+            return
         else:
             problem = _turn_problem(state, seat, action)
         if problem:
@@ -557,12 +672,22 @@ class MoneyGame(Game):
             to_act = (pending[0].owner,)
         else:
             to_act = ()
+        history = state.history
+        shown = ()
+        if pending:
+            # The first bid acts: "next" when a swap with a bid just moved it into this place.
+            moved = history[-1][0] == "swap"
+            shown = (_bid_view(pending[0], "next" if moved else "acting"),) + tuple(
+                _bid_view(bid, "pending") for bid in pending[1:])
+        resolved, withdrawn = _round_bids(history)
+        last_resolved, last_withdrawn = _round_bids(state.last_history)
         return MoneyView(
             seat, state.n_players, state.edition, state.removed, hand,
             tuple(map(len, state.hands)), state.market, len(state.deck), state.phase,
-            state.round_no, state.final_round, state.done + pending + state.withdrawn,
+            state.round_no, state.final_round, resolved + shown + withdrawn,
             (pending[0].owner, pending[0].slot) if pending else None, to_act,
-            state.last_history + state.history, state.last_round,
+            tuple(_history_lines(state.last_history) + _history_lines(state.history)),
+            last_resolved + last_withdrawn,
             state.hands if over else None,
         )
 
