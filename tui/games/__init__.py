@@ -13,6 +13,7 @@ SCREENS: dict[str, str] = {
     "money": "tui.games.money:MoneyScreen",
     "ten": "tui.games.ten:TenScreen",
     "sheriff": "tui.games.sheriff:SheriffScreen",
+    "seven_wonders": "tui.games.seven_wonders:SevenWondersScreen",
 }
 
 HELP_DIR = Path(__file__).resolve().parent.parent / "help"

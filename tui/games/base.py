@@ -208,7 +208,7 @@ class GameScreen(Screen[None]):
         self._was_my_turn = my_turn
         if self.table.is_over() and not self._ended:
             self._ended = True
-            self.app.show_end(self.table)
+            self.show_end()
 
     def waiting_text(self, awaiting: frozenset[Seat]) -> str:
         """"Your turn", or "waiting for: Ann, Bob (offline) · 12 s" (the clock on network tables)."""
@@ -251,7 +251,11 @@ class GameScreen(Screen[None]):
 
     def action_results(self) -> None:
         if self.table.is_over():
-            self.app.show_end(self.table)
+            self.show_end()
+
+    def show_end(self) -> None:
+        """Push the end screen; a game with more to show (runs, wilds) overrides this."""
+        self.app.show_end(self.table)
 
     def action_leave(self) -> None:
         if getattr(self.table, "save_path", None) is not None:

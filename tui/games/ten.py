@@ -2,8 +2,8 @@
 per colour, the others' runs, the market, and one panel for whatever is to be decided now.
 
 The panel is a PickList; Enter takes the highlighted row, and every choice also has its key:
-draw (d) / claim numbers (n) / claim currency (c); in an auction ←/→ set the bid, Enter bids,
-p passes; to pay (an auction won, a market card, the solo wild) pick one of the ways to pay
+draw (d) / claim numbers (n) / claim currency (c); in an auction ←/→ (or digits) set the bid,
+Enter bids, p passes; to pay (an auction won, a market card, the solo wild) pick one of the ways to pay
 (tokens, bust tokens, collection cards — space marks the cards you want to give); in a buy
 phase pick a market card or skip (s); b goes back to the market. `v` shows every collection
 with the wilds in place, and so does the end screen (TenEndScreen).
@@ -14,8 +14,10 @@ when it is `in` the legal space, and whatever is sent anyway is refused by the e
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import logging
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import wraps
 from typing import Any
 
 from rich.text import Text
@@ -28,6 +30,8 @@ from textual.widgets import DataTable, Footer, Static
 from engine.core import Result
 from engine.ten import score_collection
 from engine.ten.cards import (
+    BUST_AT_CURRENCY,
+    BUST_AT_TOTAL,
     CARD_TYPES,
     CELL,
     COLOUR_WILD,
@@ -35,11 +39,12 @@ from engine.ten.cards import (
     CURRENCY,
     NUMBER,
     NUMBER_VALUE,
+    TOKEN_CAP,
     TYPE_OF,
     card_name,
 )
 from engine.ten.payment import payment_shapes
-from engine.ten.scoring import CollectionScore, collection_total
+from engine.ten.scoring import CollectionScore, ColourRun, collection_total
 from engine.ten.state import (
     AUCTION,
     BUST_CURRENCY,
@@ -73,6 +78,7 @@ from ..screens.end import EndScreen
 from ..widgets import PickList, PickRow
 from .base import STYLES, GameScreen, Legal
 
+log = logging.getLogger(__name__)
 COLOUR_STYLE = {"red": "bold red", "blue": "bold dodger_blue1", "green": "bold green", "orange": "bold dark_orange"}
 WILD_STYLE = "bold magenta"
 CURRENCY_STYLE = "bold yellow"
@@ -105,6 +111,12 @@ def cards_text(cards: Sequence[str], sep: str = " · ", empty: str = "none") -> 
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def points(n: int, sign: bool = False) -> str:
+    """"1 pt", "3 pts"; with sign "+1 pt", "-2 pts"."""
+    number = f"{n:+d}" if sign else str(n)
+    return number + (" pt" if abs(n) == 1 else " pts")
 
 
 def without(collection: Sequence[str], cards: Sequence[str]) -> tuple[str, ...]:
@@ -153,28 +165,17 @@ def colour_line(colour_index: int, cards: Sequence[str], score: CollectionScore)
     return out
 
 
-def wilds_text(score: CollectionScore) -> Text:
-    """Where each wild is placed ("wild 5 → red 5"), or unused."""
-    out = Text("wilds  ", style="bold")
-    if not score.wilds:
-        out.append("none", style="dim")
-        return out
-    parts = []
-    for use in score.wilds:
-        part = card_text(use.card)
-        part.append(f" → {use.colour} {use.number}" if use.colour else " unused", style="" if use.colour else "dim")
-        parts.append(part)
-    out.append_text(Text(" · ").join(parts))
-    return out
+def placed_wilds(run: ColourRun) -> str:
+    """The wilds filling a run: "wild 5 as 5, red wild as 7" ("" when none)."""
+    return ", ".join(f"{card_name(cell.card)} as {cell.number}" for cell in run.cells if cell.card not in CELL)
 
 
 def run_summary(score: CollectionScore) -> Text:
-    """Each colour's scoring run, short: "3-7 1-2 – 4" in the colours' styles."""
+    """Each colour's scoring run, short: "r3-7 b1-2 g– o4" in the colours' styles."""
     out = Text()
     for run in score.runs:
         label = "–" if not run.low else (f"{run.low}" if run.low == run.high else f"{run.low}-{run.high}")
-        out.append(f"{label:<4}", style=COLOUR_STYLE[run.colour] if run.low else "dim")
-        out.append(" ")
+        out.append(f"{run.colour[0]}{label:<5}", style=COLOUR_STYLE[run.colour] if run.low else "dim")
     return out
 
 
@@ -193,11 +194,11 @@ def collections_text(names: Sequence[str], players: Sequence[PlayerView], result
             out.append("\n")
             out.append_text(colour_line(index, player.collection, score))
             run = score.runs[index]
-            placed = [f"{card_name(cell.card)} as {cell.number}" for cell in run.cells if cell.card not in CELL]
+            placed = placed_wilds(run)
             if run.low:
                 out.append(f"  run {run.low}-{run.high}", style="dim")
             if placed:
-                out.append(" (" + ", ".join(placed) + ")", style=WILD_STYLE)
+                out.append(f" ({placed})", style=WILD_STYLE)
         unused = [card_name(use.card) for use in score.wilds if use.colour is None]
         if unused:
             out.append("\n")
@@ -214,12 +215,16 @@ class PayOption:
 
 
 def payment_text(payment: Payment) -> str:
+    """ "2 tokens + 1 bust token + green 1 ×2 + red 7" """
     parts = []
     if payment.currency:
         parts.append(plural(payment.currency, "token"))
     if payment.busts:
         parts.append(plural(payment.busts, "bust token"))
-    parts.extend(card_name(c) for c in payment.cards)
+    names = [card_name(c) for c in payment.cards]
+    for name in dict.fromkeys(names):
+        count = names.count(name)
+        parts.append(name + (f" ×{count}" if count > 1 else ""))
     return " + ".join(parts) or "nothing"
 
 
@@ -248,6 +253,20 @@ def payment_options(price: int, me: PlayerView, gained: str | None, marked: Sequ
 
 
 # ---- the screen --------------------------------------------------------------------------
+def player_safe(method: Callable[..., None]) -> Callable[..., None]:
+    """A key handler whose unexpected error becomes a line for the player (and the log)."""
+
+    @wraps(method)
+    def run(self: TenScreen, *args: Any) -> None:
+        try:
+            method(self, *args)
+        except Exception as exc:
+            log.exception("the Ten key handler %s failed", method.__name__)
+            self.show_message(f"Unexpected error: {exc}", error=True)
+
+    return run
+
+
 class TenScreen(GameScreen):
     GAME_ID = "ten"
     CSS_PATH = STYLES / "ten.tcss"
@@ -259,12 +278,13 @@ class TenScreen(GameScreen):
         Binding("left,minus", "bid_step(-1)", "Bid -", key_display="←", show=True),
         Binding("right,plus,equals_sign", "bid_step(1)", "Bid +", key_display="→", show=True),
         Binding("p", "pass_bid", "Pass", show=True),
+        *(Binding(str(d), f"bid_digit({d})", show=False) for d in range(10)),
         Binding("s", "skip", "Skip", show=True),
         Binding("x", "discard_wild", "Discard", show=True),
         Binding("space", "mark", "Mark card", show=True),
         Binding("b,backspace", "back", "Back", show=True),
         Binding("enter", "choose", "Choose", show=True),
-        Binding("v", "collections", "All cards", show=True),
+        Binding("v", "collections", "All cards", show=False),
     ]
 
     def __init__(self, table) -> None:
@@ -272,6 +292,7 @@ class TenScreen(GameScreen):
         self.view: View | None = None
         self.legal: Legal = ()
         self.bid_amount = 0
+        self.typed = ""  # digits typed for the bid
         self.buy_card: str | None = None  # the market card being paid for (buy phases)
         self.marked: set[str] = set()  # collection cards the player wants to pay with
         self._step_seen: tuple[Any, ...] = ()
@@ -305,7 +326,7 @@ class TenScreen(GameScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("draw", "claim_numbers", "claim_currency"):
             return self.acting(DRAW, CHOOSE)
-        if action in ("bid_step", "pass_bid"):
+        if action in ("bid_step", "pass_bid", "bid_digit"):
             return self.acting(AUCTION)
         if action == "skip":
             return self.acting(*BUYING_PHASES)
@@ -331,15 +352,12 @@ class TenScreen(GameScreen):
             self.buy_card = None
             self.marked.clear()
             self.bid_amount = self._lowest_bid(view)
+            self.typed = ""
         self.view, self.legal = view, legal
         self.query_one("#tableau", Static).update(self._tableau_text(view))
         self.query_one("#market", Static).update(market_text(view.market))
         self._draw_collections(view)
         self._draw_panel(view, legal, new_step)
-        if view.phase == OVER and not self._ended:
-            # The base would show the generic breakdown; Ten's end screen adds runs and wilds.
-            self._ended = True
-            self.call_later(self._show_end)
 
     def status_text(self, view: View) -> str:
         parts = [self.table.game.name]
@@ -364,7 +382,7 @@ class TenScreen(GameScreen):
             score = self.table.result().scores[player.seat] if self.table.is_over() else player.score
             rows.append([f"{mark}{name}", str(player.currency), str(player.busts), str(score)])
         highlight = [s for s in (view.seat, acting) if s is not None]
-        return ["Player", "Tok", "Bst", "Pts"], rows, highlight
+        return ["Player", "Tok", "B", "Pts"], rows, highlight
 
     def _tableau_text(self, view: View) -> Text:
         out = Text()
@@ -379,17 +397,17 @@ class TenScreen(GameScreen):
             out.append("Tableau ", style="bold")
             out.append("empty", style="dim")
         out.append("\n")
-        total_style = "bold red" if view.total >= 8 else "bold"
+        total_style = "bold red" if view.total >= BUST_AT_TOTAL - 3 else "bold"
         out.append("Total ", style="bold")
         out.append(f"{view.total}", style=total_style)
-        out.append("/11 · currency ", style="dim")
-        out.append(f"{view.currency_sum}", style="bold red" if view.currency_sum >= 8 else "bold")
-        out.append("/11 · ", style="dim")
+        out.append(f"/{BUST_AT_TOTAL} · currency ", style="dim")
+        out.append(f"{view.currency_sum}", style="bold red" if view.currency_sum >= BUST_AT_CURRENCY - 3 else "bold")
+        out.append(f"/{BUST_AT_CURRENCY} · ", style="dim")
         if view.deck_size:
             risk = view.bust_cards * 100 // view.deck_size
             style = "bold green" if risk < 20 else ("bold yellow" if risk < 50 else "bold red")
             out.append("bust risk ", style="bold")
-            out.append(f"{view.bust_cards}/{view.deck_size} cards = {risk}%", style=style)
+            out.append(f"{view.bust_cards}/{view.deck_size} = {risk}%", style=style)
         else:
             out.append("the deck is empty", style="bold yellow")
         return out
@@ -397,14 +415,14 @@ class TenScreen(GameScreen):
     def _last_turn_text(self, view: View) -> Text:
         last = view.last_turn
         who = self.player_name(last.seat)
-        numbers = cards_text(last.numbers, ", ", empty="no number")
+        numbers = cards_text(last.numbers, ", ", empty="no number cards")
         gained = sum(g for s, g in enumerate(last.gains) if s != last.seat)
-        out = Text("Last turn ", style="bold")
+        out = Text("Last: ", style="bold")
         if last.outcome == CLAIM_NUMBERS:
             out.append(f"{who} took ")
             out.append_text(numbers)
             if gained:
-                out.append(f"; others +{last.amount} tokens")
+                out.append(f" (others +{last.amount})")
         elif last.outcome == CLAIM_CURRENCY:
             out.append(f"{who} took {plural(last.gains[last.seat], 'token')}; ")
             out.append_text(numbers)
@@ -412,7 +430,7 @@ class TenScreen(GameScreen):
         elif last.outcome == BUST_NUMBERS:
             out.append(f"{who} bust on numbers: ", style="bold red")
             out.append_text(numbers)
-            out.append(" to the market" + (f"; others +{last.amount} tokens" if gained else ""))
+            out.append(" to the market" + (f" (others +{last.amount})" if gained else ""))
         elif last.outcome == BUST_CURRENCY:
             out.append(f"{who} bust on currency ({last.amount}): ", style="bold red")
             out.append_text(numbers)
@@ -425,13 +443,19 @@ class TenScreen(GameScreen):
         score = score_collection(player.collection)
         head = Text()
         head.append("You" if shown == view.seat else f"{self.player_name(shown)}", style="bold reverse")
-        head.append(f" {plural(player.currency, 'token')} · {plural(player.busts, 'bust token')} · "
+        head.append(f" {plural(player.currency, 'token')} · {plural(player.busts, 'bust')} · "
                     f"power {player.power} · ")
-        head.append(f"{score.total} pts", style="bold")
+        head.append(points(score.total), style="bold")
+        unused = sum(1 for use in score.wilds if use.colour is None)
+        if unused:
+            head.append(f" · {unused} wild{'s' * (unused > 1)} unused", style=WILD_STYLE)
         lines = [head]
-        lines.extend(colour_line(i, player.collection, score) for i in range(len(COLOURS)))
-        if score.wilds:
-            lines.append(wilds_text(score))
+        for index in range(len(COLOURS)):
+            line = colour_line(index, player.collection, score)
+            placed = placed_wilds(score.runs[index])
+            if placed:
+                line.append(f" {placed}", style=WILD_STYLE)
+            lines.append(line)
         self.query_one("#mine", Static).update(Text("\n").join(lines))
         others = self.query_one("#others", Static)
         rows = []
@@ -440,10 +464,8 @@ class TenScreen(GameScreen):
                 continue
             line = Text(f"{self.player_name(other.seat):<9.9}", style="bold")
             line.append_text(run_summary(score_collection(other.collection)))
-            line.append(f"{len(other.collection):>2} cards {other.score:>3} pts", style="dim")
+            line.append(f"{plural(len(other.collection), 'card'):>9} {points(other.score):>6}", style="dim")
             rows.append(line)
-        if rows:
-            rows.insert(0, Text("Others  red  blue green orange", style="dim"))
         others.display = bool(rows)
         others.update(Text("\n").join(rows))
 
@@ -468,12 +490,11 @@ class TenScreen(GameScreen):
         else:
             text, rows = Text(""), []
         prompt.update(text)
-        choices.display = bool(rows)
         keep = None
         if new_step and rows:
             keep = next((r.key for r in rows if r.enabled), rows[0].key)
         choices.set_rows(rows, keep=keep)
-        if rows and not choices.has_focus:
+        if rows and self.focused is None:
             choices.focus()
 
     def _watching_text(self, view: View) -> Text:
@@ -507,11 +528,11 @@ class TenScreen(GameScreen):
             draw.append(f"  ({view.bust_cards} of {view.deck_size} cards bust you)", style="dim")
         else:
             draw.append("  (the deck is empty)", style="dim")
-        claim = Text.assemble(("n ", "bold"), f"Claim numbers: +{gain} pts")
+        claim = Text.assemble(("n ", "bold"), f"Claim numbers: {points(gain, sign=True)}")
         claim.append(f", others +{view.currency_sum} tokens" if others else "", style="yellow")
         claim.append(", then buy", style="dim")
-        takes = min(view.currency_sum, 10 - me.currency) if view.currency_sum else 0
-        currency = Text.assemble(("c ", "bold"), f"Claim currency: +{takes} tokens")
+        takes = min(view.currency_sum, TOKEN_CAP - me.currency) if view.currency_sum else 0
+        currency = Text.assemble(("c ", "bold"), f"Claim currency: +{plural(takes, 'token')}")
         if numbers:
             currency.append(f"; {len(numbers)} number{'s' * (len(numbers) != 1)} to the market", style="dim")
         rows = [
@@ -545,12 +566,12 @@ class TenScreen(GameScreen):
         low = self._lowest_bid(view)
         self.bid_amount = max(low, min(self.bid_amount, me.power))
         gain = collection_total(me.collection + (auction.wild,)) - me.score
-        text.append(f"\nThe wild adds +{gain} pts to you · your power {me.power}", style="italic")
+        text.append(f"\nThe wild gives you {points(gain, sign=True)} · your power {me.power}", style="italic")
         if me.power < low:
             bid = Text(f"  You cannot bid: it takes {low}, your power is {me.power}", style="dim")
             return text, [PickRow(("act", Pass()), Text.assemble(("p ", "bold"), "Pass")), PickRow(("none",), bid, False)]
         bid = Text.assemble(("⏎ ", "bold"), "Bid ", ("◀ ", "bold"), (f"{self.bid_amount}", "bold reverse"),
-                            (" ▶", "bold"), (f"  (←/→: {low} to {me.power})", "dim"))
+                            (" ▶", "bold"), (f"  (←/→ or type: {low} to {me.power})", "dim"))
         rows = [
             PickRow(("bid",), bid, Bid(self.bid_amount) in legal),
             PickRow(("act", Pass()), Text.assemble(("p ", "bold"), "Pass"), Pass() in legal),
@@ -562,10 +583,11 @@ class TenScreen(GameScreen):
         gain = collection_total(self.me.collection + (wild,)) - self.me.score
         text = Text("You drew ", style="bold")
         text.append_text(card_text(wild))
-        text.append(f": keep it for {view.price} (+{gain} pts) or discard it (x).", style="bold")
+        text.append(f" ({points(gain, sign=True)} if kept): keep it for {view.price}, or discard it (x).", style="bold")
         rows = self._payment_rows(view.price, wild, legal, lambda p: BuyWild(p))
         discard = Text.assemble(("x ", "bold"), "Discard the wild")
-        rows.insert(0, PickRow(("act", DiscardWild()), discard, DiscardWild() in legal))
+        index = next((i for i, row in enumerate(rows) if row.key[0] == "none"), len(rows))
+        rows.insert(index, PickRow(("act", DiscardWild()), discard, DiscardWild() in legal))
         return text, rows
 
     def _buy_panel(self, view: View, legal: Legal) -> tuple[Text, list[PickRow]]:
@@ -579,7 +601,10 @@ class TenScreen(GameScreen):
             return text, self._payment_rows(price, self.buy_card, legal, lambda p: Buy(self.buy_card, p))
         self.buy_card = None
         text = Text("Final buy: " if final else "Buy phase: ", style="bold")
-        text.append(f"one market card (price = its number), power {me.power}.")
+        if view.market:
+            text.append(f"one market card (price = its number), power {me.power}.")
+        else:
+            text.append("the market is empty: s to go on.")
         rows = [PickRow(("act", Skip()), Text.assemble(("s ", "bold"), "Skip: buy nothing"), Skip() in legal)]
         seen: set[str] = set()
         held = {CELL[c] for c in me.collection if c in CELL}
@@ -591,14 +616,17 @@ class TenScreen(GameScreen):
             price = NUMBER_VALUE[card]
             gain = collection_total(me.collection + (card,)) - me.score
             line = Text.assemble(card_text(card), f"  price {price}  ")
+            best = -1
             if card in view.buyable:
-                line.append(f"+{gain} pts", style="bold green" if gain > 0 else "dim")
+                line.append(points(gain, sign=True), style="bold green" if gain > 0 else "dim")
+                best = max(o.score_after for o in payment_options(price, me, card, ()))
+                line.append(f"  → {points(best)} after paying", style="bold" if best > me.score else "dim")
             elif CELL[card] in held:
                 line.append("you hold one", style="dim")
             else:
                 line.append(f"too dear (power {me.power})", style="dim")
-            offers.append((card not in view.buyable, -gain, price, card, line))
-        offers.sort(key=lambda o: o[:4])
+            offers.append((card not in view.buyable, -best, -gain, price, card, line))
+        offers.sort(key=lambda o: o[:5])  # what you would score after paying, best first
         rows.extend(PickRow(("market", card), line, card in view.buyable) for *_, card, line in offers)
         return text, rows
 
@@ -607,8 +635,9 @@ class TenScreen(GameScreen):
         rows = []
         for option in payment_options(price, me, gained, sorted(self.marked)):
             action = make(option.payment)
-            line = Text.assemble((f"→{option.score_after:>3} pts ", "bold"), payment_text(option.payment))
             worth = option.payment.currency + 3 * option.payment.busts + len(option.payment.cards)
+            line = Text(f"→{points(option.score_after):>7}  ", style="bold")
+            line.append(payment_text(option.payment))
             if worth > price:
                 line.append(f" ({worth - price} lost)", style="dim")
             rows.append(PickRow(("pay", action), line, action in legal))
@@ -623,32 +652,58 @@ class TenScreen(GameScreen):
         return rows
 
     # ---- keys ----------------------------------------------------------------------------------
+    @player_safe
     def action_draw(self) -> None:
         self.submit(Draw())
 
+    @player_safe
     def action_claim_numbers(self) -> None:
         self.submit(ClaimNumbers())
 
+    @player_safe
     def action_claim_currency(self) -> None:
         self.submit(ClaimCurrency())
 
+    @player_safe
     def action_pass_bid(self) -> None:
         self.submit(Pass())
 
+    @player_safe
     def action_skip(self) -> None:
         self.submit(Skip())
 
+    @player_safe
     def action_discard_wild(self) -> None:
         self.submit(DiscardWild())
 
+    @player_safe
     def action_bid_step(self, step: int) -> None:
         if self.view is None or self.me is None or self.view.auction is None:
             return
         low = self._lowest_bid(self.view)
         high = max(low, self.me.power)
         self.bid_amount = max(low, min(high, self.bid_amount + step))
+        self.typed = ""
         self.refresh_table()
 
+    @player_safe
+    def action_bid_digit(self, digit: int) -> None:
+        """Type the bid: digits add up to a number (a new number once it would exceed your power)."""
+        if self.view is None or self.me is None or self.view.auction is None:
+            return
+        typed = self.typed + str(digit)
+        if int(typed) > self.me.power:
+            typed = str(digit)
+        self.typed = typed.lstrip("0")
+        low = self._lowest_bid(self.view)
+        self.bid_amount = max(low, min(max(low, self.me.power), int(typed)))
+        if int(typed) < low:
+            self.show_message(f"The bid must be at least {low}.")
+        else:
+            self.show_message("")
+        self.refresh_table()
+
+    @player_safe
     def action_mark(self) -> None:
         key = self.query_one("#choices", PickList).highlighted
         if isinstance(key, tuple) and key[0] == "mark":
@@ -679,11 +734,13 @@ class TenScreen(GameScreen):
             return payment_options(NUMBER_VALUE[self.buy_card], me, self.buy_card, sorted(self.marked))
         return []
 
+    @player_safe
     def action_back(self) -> None:
         self.buy_card = None
         self.marked.clear()
         self.refresh_table()
 
+    @player_safe
     def action_choose(self) -> None:
         row = self.query_one("#choices", PickList).highlighted_row
         if row is None:
@@ -716,19 +773,18 @@ class TenScreen(GameScreen):
         self.refresh_table()
         self.query_one("#choices", PickList).action_jump(0)
 
+    @player_safe
     def action_collections(self) -> None:
         if self.view is not None:
             self.app.push_screen(CollectionsScreen(self.table.names, self.view))
 
     # ---- the end ---------------------------------------------------------------------------
-    def _show_end(self) -> None:
+    @player_safe
+    def show_end(self) -> None:
+        """Ten's end screen: the breakdown plus every player's runs with the wilds in place."""
         if self.is_attached and self.table.is_over():
             self.app.push_screen(TenEndScreen(self.table.game.name, self.table.names, self.table.result(),
-                                              self.table.view(None)))
-
-    def action_results(self) -> None:
-        if self.table.is_over():
-            self._show_end()
+                                              self.view))
 
 
 class CollectionsScreen(ModalScreen[None]):
@@ -741,12 +797,12 @@ class CollectionsScreen(ModalScreen[None]):
     def __init__(self, names: Sequence[str], view: View) -> None:
         super().__init__(id="ten-collections")
         self.names = list(names)
-        self.view = view
+        self.shown_view = view
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="ten-collections-scroll"):
             yield Static(Text("Collections now (wilds where they score best; ↑/↓ scroll)", style="bold"))
-            yield Static(collections_text(self.names, self.view.players), id="ten-collections-text")
+            yield Static(collections_text(self.names, self.shown_view.players), id="ten-collections-text")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -772,8 +828,13 @@ class TenEndScreen(EndScreen):
             yield Static(self._winners(), id="end-winners", markup=False)
             yield DataTable(id="end-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="ten-runs-scroll"):
+                yield Static(Text("Runs with the wilds in place (↑/↓ scroll)", style="bold italic"))
                 yield Static(collections_text(self.names, self.final_view.players, self.result), id="ten-runs")
         yield Footer()
+
+    def on_mount(self) -> None:
+        # Textual also runs EndScreen.on_mount (handlers run along the MRO): this only adds focus.
+        self.call_after_refresh(self.query_one("#ten-runs-scroll", VerticalScroll).focus)
 
     def _winners(self) -> str:
         if len(self.names) == 1:
