@@ -146,6 +146,20 @@ def _run_app(first_screen: Any, config: Any) -> int:
     return int(app.return_code or 0)
 
 
+def _check_reachable(url: str, timeout: float = 3.0) -> None:
+    """Before the TUI takes the terminal: an unreachable broker is one line, not a screen."""
+    import socket
+
+    from net.mqtt import parse_broker
+
+    address = parse_broker(url)
+    try:
+        with socket.create_connection((address.host, address.port), timeout=timeout):
+            pass
+    except OSError as exc:
+        raise _cli_error(f"cannot reach the broker at {address.url}: {exc.strerror or exc}") from None
+
+
 def _print(*parts: Any) -> None:
     print(*parts, flush=True)
 
@@ -187,9 +201,24 @@ def cmd_host(args: argparse.Namespace) -> int:
                    name=name, relay_bots=args.relay_bots, gid=args.gid)
     if args.headless:
         return _run(_host_headless(request, args.bot_delay or 0.0))
+    from net.session import new_gid
     from tui.screens.host import HostRequest, HostScreen
 
+    request["gid"] = request["gid"] or new_gid(game.id)
+    _print(f"invite code: {_planned_invite(settings, request['gid'])}")
+
     return _run_app(HostScreen(HostRequest(**request, bot_delay=delay)), config)
+
+
+def _planned_invite(settings: Any, gid: str) -> str:
+    """The invite of a game about to be hosted (printed before the TUI takes the terminal)."""
+    from net.invite import make_invite
+    from net.launch import lan_address
+
+    if settings.broker != "embedded":
+        return make_invite(settings.broker, gid)
+    host = lan_address() if settings.bind in ("0.0.0.0", "") else settings.bind
+    return make_invite(f"mqtt://{host}:{settings.port}", gid)
 
 
 async def _host_headless(request: dict[str, Any], delay: float) -> int:
@@ -211,9 +240,60 @@ def _last_network_game() -> tuple[str, str]:
     from net.store import saved_games
 
     for gid, _, meta in saved_games():
-        if meta.get("role") in ("host", "player") and meta.get("broker"):
+        if meta.get("role") in ("host", "player") and meta.get("broker") and not meta.get("finished"):
             return meta["broker"], gid
-    raise _cli_error("no network game to rejoin: give an invite code")
+    raise _cli_error("no unfinished network game to rejoin: give an invite code")
+
+
+def resume_last_network(config: Any = None) -> int:
+    """Rejoin the most recent unfinished network game in the TUI (for `gamenight resume`)."""
+    config = config or _config()
+    url, gid = _last_network_game()
+    meta = _my_meta(gid)
+    if meta.get("role") == "host":
+        return _reopen_as_host(meta, gid, config, headless=False)
+    _check_reachable(url)
+    from tui.screens.join import JoinScreen
+
+    return _run_app(JoinScreen(code=f"{url}/{gid}"), config)
+
+
+def has_unfinished_network_game() -> bool:
+    try:
+        _last_network_game()
+    except Exception:
+        return False
+    return True
+
+
+def _my_meta(gid: str) -> dict[str, Any]:
+    """What this machine saved about game `gid` under this user's key ({} if nothing)."""
+    from net.identity import load_or_create
+    from net.store import GameStore, games_dir
+
+    path = games_dir() / gid / load_or_create().peer_id
+    return GameStore(path).load_meta() if (path / "meta.json").exists() else {}
+
+
+def _reopen_as_host(meta: dict[str, Any], gid: str, config: Any, headless: bool) -> int:
+    """The host rejoins its own table: restart its embedded broker if it had one, replay its log."""
+    from engine.core import from_plain
+    from net.launch import BrokerSettings
+
+    settings = BrokerSettings(
+        broker="embedded" if meta.get("embedded") else meta["broker"], bind=meta.get("bind", "127.0.0.1"),
+        port=int(meta.get("port", 1883)), username=config.broker.username, password=config.broker.password,
+        prefix=meta.get("prefix", "gamenight/v1"),
+    )
+    request = dict(game_id=meta["game"], players=int(meta["players"]), bots=int(meta.get("bots", 0)),
+                   options={k: from_plain(v) for k, v in meta.get("options", {}).items()},
+                   settings=settings, name=meta.get("name", config.player.name),
+                   relay_bots=int(meta.get("relay_bots", 0)), gid=gid)
+    if headless:
+        return _run(_host_headless(request, 0.0))
+    from tui.screens.host import HostRequest, HostScreen
+
+    return _run_app(HostScreen(HostRequest(**request, bot_delay=config.ui.bot_delay)), config)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
@@ -222,10 +302,14 @@ def cmd_join(args: argparse.Namespace) -> int:
         url, gid = _parse_code(args.code, args, config)
     else:
         url, gid = _last_network_game()
+    meta = _my_meta(gid)
+    if meta.get("role") == "host" and not meta.get("finished"):
+        return _reopen_as_host(meta, gid, config, args.headless)
     name = args.name or config.player.name
     settings = _settings(args, config, url)
     if args.headless:
         return _run(_join_headless(url, gid, settings, name, bot="best", watch=False))
+    _check_reachable(url)
     from tui.screens.join import JoinScreen
 
     return _run_app(JoinScreen(code=f"{url}/{gid}", name=name), config)
@@ -237,6 +321,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
     settings = _settings(args, config, url)
     if args.headless:
         return _run(_join_headless(url, gid, settings, config.player.name, bot=None, watch=True))
+    _check_reachable(url)
     from tui.screens.join import JoinScreen
 
     return _run_app(JoinScreen(code=f"{url}/{gid}", watch=True), config)

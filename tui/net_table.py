@@ -87,6 +87,17 @@ class NetTable(Table):
         who = [names[s] for s in sorted(self.awaiting()) if s < len(names)]
         return who, time.monotonic() - self.waiting_since
 
+    def waiting_line(self) -> str:
+        """"waiting for Bob (offline), Cy · 0:12" — who is awaited, and for how long."""
+        awaited = sorted(self.awaiting())
+        if not awaited or self.is_over():
+            return ""
+        names = self.names
+        offline = self.offline()
+        who = ", ".join(names[s] + (" (offline)" if s in offline else "") for s in awaited if s < len(names))
+        seconds = int(time.monotonic() - self.waiting_since)
+        return f"waiting for {who} · {seconds // 60}:{seconds % 60:02d}"
+
     def is_over(self) -> bool:
         return self.lockstep.phase == "over"
 
@@ -142,6 +153,3 @@ class NetTable(Table):
             self.emit(TableEvent("error", note.text, dict(note.data)))
         elif kind in ("lobby", "started", "seated", "lobby_closed"):
             self.emit(TableEvent("lobby", note.text, {**note.data, "note": kind}))
-
-    def describe_lobby(self) -> list[tuple[int, str]]:
-        return list(enumerate(self.lockstep.lobby_seats()))

@@ -69,10 +69,10 @@ class HostScreen(Screen[None]):
         with Vertical(id="host-box"):
             yield Static("Host a network game", id="host-title")
             yield PickList(id="host-settings", empty="No game can be played yet.")
-            yield Label("Broker: 'embedded' starts one here, or mqtt://host:port")
-            yield Input(value="embedded", id="host-broker", compact=True)
-            yield Label("Your name:")
-            yield Input(value=self.app.config.player.name, id="host-name", compact=True)
+            yield Label("Broker: 'embedded' starts one here, or mqtt://host:port", classes="form")
+            yield Input(value="embedded", id="host-broker", compact=True, classes="form")
+            yield Label("Your name:", classes="form")
+            yield Input(value=self.app.config.player.name, id="host-name", compact=True, classes="form")
             yield Static("", id="host-invite", markup=False)
             yield Static("", id="host-seats")
             yield Static("", id="host-status", markup=False)
@@ -80,7 +80,6 @@ class HostScreen(Screen[None]):
 
     def on_mount(self) -> None:
         if self.request is not None:
-            self.query_one("#host-settings").display = False
             self._start(self.request)
             return
         if self.games:
@@ -156,8 +155,22 @@ class HostScreen(Screen[None]):
     # ---- hosting -----------------------------------------------------------------------
     def _start(self, request: HostRequest) -> None:
         self.session = "starting"
+        self._show_form(False)
         self._status("Starting…")
         self._host(request)
+
+    def _show_form(self, show: bool) -> None:
+        self.query_one("#host-settings").display = show
+        for widget in self.query(".form"):
+            widget.display = show
+        if show:
+            self.query_one("#host-settings").focus()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("host", "change"):
+            return self.session is None  # the form's keys only while there is a form
+        return True
 
     @work(exclusive=True, group="host")
     async def _host(self, request: HostRequest) -> None:
@@ -172,6 +185,8 @@ class HostScreen(Screen[None]):
         except Exception as exc:  # unreachable broker, busy port, bad options: say it plainly
             log.info("hosting failed", exc_info=True)
             self.session = None
+            if self.request is None:
+                self._show_form(True)
             self._status(f"Cannot host: {exc}", error=True)
             return
         self.session = session

@@ -165,6 +165,8 @@ class JoinScreen(Screen[None]):
         self._refresh()
 
     def _on_event(self, event: TableEvent) -> None:
+        if event.data.get("note") == "lobby_closed" and not self._opened:
+            self.app.call_later(self._status, "The host closed this table.", True)
         self.app.call_later(self._refresh)
 
     def _refresh(self) -> None:
@@ -184,8 +186,10 @@ class JoinScreen(Screen[None]):
         elif mine is not None:
             free = sum(1 for n in seats if not n)
             self._status(f"You have seat {mine}. Waiting for {free} more player(s)…" if free else "Agreeing on the seed…")
-        elif table.peer.lockstep.me is not None and ls.hello_sent:
+        elif ls.hello_sent:
             self._status("Asking the host for a seat…")
+        else:
+            self._status("Watching: the game shows once it has started…")
 
     def _status(self, text: str, error: bool = False) -> None:
         status = self.query_one("#join-status", Static)

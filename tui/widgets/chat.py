@@ -42,7 +42,7 @@ class ChatPanel(Vertical):
         self.table.subscribe(self._on_event)
 
     def _on_event(self, event: TableEvent) -> None:
-        if event.kind == "chat" and event.text:
+        if event.kind == "chat" and event.text and self.is_attached:
             self.app.call_later(self._add, event.text)
 
     def _add(self, line: str) -> None:

@@ -1,0 +1,244 @@
+"""Step latency of commit-reveal steps with 3, 5 and 7 peers, next to the broker's raw latency.
+
+For each broker (mosquitto when on PATH, and the embedded amqtt), in the same run:
+  raw      one-way publish -> receive latency of a QoS 1 message between two connections,
+           and the round trip (publish, echo back), with TCP_NODELAY as the client uses it;
+  nagle    the same round trip with Nagle left on (what the client would suffer without
+           TCP_NODELAY: the ~88 ms regression this benchmark exists to show);
+  steps    median and p99 of a commit-reveal step (every seat commits, then reveals) with
+           N bot peers, each its own connection and key, measured at every peer from the step
+           becoming current to its being applied;
+  after    the protocol's own share: from the last seat's choice (the moment a player would
+           press Enter) to the step being applied at that peer: its commit out, every commit
+           in, the reveals out and in.
+Target: a commit-reveal step within 3x one broker round trip. Figures only, no asserts.
+
+Two placements of the peers: "one process" (all peers share one Python process: every message
+is handled N times on one core, so this measures CPU more than the network) and "a process
+per peer" (like real players on their own machines, here sharing 2 cores).
+
+    .venv/bin/python bench/net_latency.py [--rounds 30] [--peers 3,5,7]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.core import Game, IllegalAction, Result, plain  # noqa: E402
+from net.identity import Identity  # noqa: E402
+from net.launch import BrokerSettings, connect, presence_will  # noqa: E402
+from net.mqtt import MqttTransport  # noqa: E402
+from net.session import host_game, join_game, new_gid  # noqa: E402
+from tests.net.brokers import HAVE_MOSQUITTO, running_broker  # noqa: E402
+
+
+@plain("bench.Pick")
+@dataclass(frozen=True, slots=True)
+class Pick:
+    value: int
+
+
+@plain("bench.State")
+@dataclass(frozen=True, slots=True)
+class State:
+    n_players: int
+    rounds: int
+    round: int
+    totals: tuple[int, ...]
+
+
+@plain("bench.View")
+@dataclass(frozen=True, slots=True)
+class View:
+    round: int
+    totals: tuple[int, ...]
+
+
+class BlindPicks(Game):
+    """Every step is simultaneous: all seats pick 1-3 at once, for `rounds` rounds."""
+
+    id = "benchpicks"
+    name = "Blind picks"
+    min_players = 2
+    max_players = 16
+
+    def __init__(self, rounds: int) -> None:
+        self.rounds = rounds
+
+    def _setup(self, n_players, seed, options):
+        return State(n_players, self.rounds, 0, (0,) * n_players)
+
+    def _active(self, state):
+        return frozenset(range(state.n_players))
+
+    def _legal_actions(self, state, seat):
+        return (Pick(1), Pick(2), Pick(3))
+
+    def _validate(self, state, seat, action):
+        if not isinstance(action, Pick) or action.value not in (1, 2, 3):
+            raise IllegalAction(f"seat {seat} must pick 1, 2 or 3")
+
+    def _apply(self, state, actions):
+        totals = tuple(t + actions[s].value for s, t in enumerate(state.totals))
+        return State(state.n_players, state.rounds, state.round + 1, totals)
+
+    def _view(self, state, seat):
+        return View(state.round, state.totals)
+
+    def is_over(self, state):
+        return state.round >= state.rounds
+
+    def _result(self, state):
+        return Result.from_breakdown([[("points", t)] for t in state.totals])
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+
+
+async def raw_latency(url: str, samples: int, nodelay: bool = True) -> tuple[float, float]:
+    """(median one-way ms, median round-trip ms) of QoS 1 messages between two connections."""
+    a = MqttTransport(url, nodelay=nodelay)
+    b = MqttTransport(url, nodelay=nodelay)
+    await a.start()
+    await b.start()
+    one_way: list[float] = []
+    round_trip: list[float] = []
+    got: asyncio.Queue[float] = asyncio.Queue()
+    back: asyncio.Queue[float] = asyncio.Queue()
+    loop = asyncio.get_running_loop()
+
+    def at_b(topic: str, payload: bytes, retained: bool) -> None:
+        got.put_nowait(time.perf_counter())
+        loop.create_task(b.publish("bench/back", payload, qos=1))
+
+    await b.subscribe("bench/there", at_b)
+    await a.subscribe("bench/back", lambda t, p, r: back.put_nowait(time.perf_counter()))
+    await asyncio.sleep(0.2)
+    for i in range(samples):
+        sent = time.perf_counter()
+        await a.publish("bench/there", str(i).encode(), qos=1)
+        one_way.append((await asyncio.wait_for(got.get(), 5) - sent) * 1000)
+        round_trip.append((await asyncio.wait_for(back.get(), 5) - sent) * 1000)
+    await a.stop()
+    await b.stop()
+    return statistics.median(one_way), statistics.median(round_trip)
+
+
+def after_last_choice(tables: list[dict[int, tuple[float, float]]]) -> list[float]:
+    """Per step, the wait of the seat that chose last (ms)."""
+    out = []
+    for step in set().union(*tables):
+        chosen = [t[step] for t in tables if step in t]
+        last = max(chosen)
+        out.append((last[1] - last[0]) * 1000)
+    return out
+
+
+LAST: dict[str, list[float]] = {}
+
+
+async def step_latency(url: str, peers: int, rounds: int) -> list[float]:
+    game = BlindPicks(rounds)
+    gid = new_gid(game.id)
+    ids = [Identity.generate() for _ in range(peers)]
+    settings = BrokerSettings(broker=url)
+    transports = [await connect(url, settings, presence_will(i, gid, f"B{s}", settings.prefix)) for s, i in enumerate(ids)]
+    table = [await host_game(game, transports[0], ids[0], players=peers, gid=gid, persist=False, bot="random", name="B0")]
+    for s in range(1, peers):
+        table.append(await join_game(transports[s], ids[s], gid, name=f"B{s}", persist=False, bot="random", game=game))
+    await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in table)), 120)
+    times = [t * 1000 for p in table for kind, t in p.lockstep.step_kinds if kind == "commit"]
+    LAST["after"] = after_last_choice([p.lockstep.choices for p in table])
+    assert len({p.lockstep.hash for p in table}) == 1, "desync in the benchmark"
+    for p in table:
+        await p.stop(clean=False)
+    for t in transports:
+        await t.stop()
+    return times
+
+
+async def step_latency_processes(url: str, peers: int, rounds: int) -> list[float]:
+    """The same steps with every peer but the host in its own process."""
+    game = BlindPicks(rounds)
+    gid = new_gid(game.id)
+    identity = Identity.generate()
+    settings = BrokerSettings(broker=url)
+    transport = await connect(url, settings)
+    host = await host_game(game, transport, identity, players=peers, gid=gid, persist=False, bot="random", name="B0")
+    children = [
+        await asyncio.create_subprocess_exec(sys.executable, __file__, "--peer", url, gid, str(rounds),
+                                             stdout=subprocess.PIPE)
+        for _ in range(peers - 1)
+    ]
+    await asyncio.wait_for(host.done.wait(), 120)
+    times = [t * 1000 for kind, t in host.lockstep.step_kinds if kind == "commit"]
+    for child in children:
+        out, _ = await child.communicate()
+        report = json.loads(out.decode().strip().splitlines()[-1])
+        assert report["hash"] == host.lockstep.hash.hex(), "desync in the benchmark"
+        times += report["times"]
+    await host.stop(clean=False)
+    await transport.stop()
+    return times
+
+
+async def peer_process(url: str, gid: str, rounds: int) -> None:
+    game = BlindPicks(rounds)
+    identity = Identity.generate()
+    transport = await connect(url, BrokerSettings(broker=url))
+    peer = await join_game(transport, identity, gid, name="P", persist=False, bot="random", game=game)
+    await asyncio.wait_for(peer.done.wait(), 120)
+    await peer.flush()
+    times = [t * 1000 for kind, t in peer.lockstep.step_kinds if kind == "commit"]
+    print(json.dumps({"hash": peer.lockstep.hash.hex(), "times": times}), flush=True)
+    await asyncio.sleep(0.2)  # let the last reveal reach the others
+    await peer.stop(clean=False)
+    await transport.stop()
+
+
+async def main(rounds: int, counts: list[int]) -> None:
+    kinds = (["mosquitto"] if HAVE_MOSQUITTO else []) + ["amqtt"]
+    if not HAVE_MOSQUITTO:
+        print("mosquitto not on PATH: embedded amqtt only")
+    for kind in kinds:
+        async with running_broker(kind) as url:
+            one_way, rtt = await raw_latency(url, 200)
+            _, rtt_nagle = await raw_latency(url, 20, nodelay=False)
+            print(f"{kind:>9}: raw QoS1 one-way {one_way:.3f} ms, round trip {rtt:.3f} ms "
+                  f"(Nagle on: round trip {rtt_nagle:.1f} ms)")
+            for n in counts:
+                for placement, measure in (("one process", step_latency),
+                                           ("a process per peer", step_latency_processes)):
+                    times = await measure(url, n, rounds)
+                    med, p99 = statistics.median(times), pct(times, 0.99)
+                    print(f"{kind:>9}: commit-reveal step, {n} peers, {placement:>18}: median {med:.3f} ms, "
+                          f"p99 {p99:.3f} ms = {med / rtt:.1f}x round trip ({len(times)} samples)", flush=True)
+                    if placement == "one process":
+                        after = LAST["after"]
+                        print(f"{kind:>9}:   after the last choice, {n} peers, one process: median "
+                              f"{statistics.median(after):.3f} ms, p99 {pct(after, 0.99):.3f} ms = "
+                              f"{statistics.median(after) / rtt:.1f}x round trip", flush=True)
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=30)
+    parser.add_argument("--peers", default="3,5,7")
+    parser.add_argument("--peer", nargs=3, metavar=("URL", "GID", "ROUNDS"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.peer:
+        asyncio.run(peer_process(args.peer[0], args.peer[1], int(args.peer[2])))
+    else:
+        asyncio.run(main(args.rounds, [int(x) for x in args.peers.split(",")]))

@@ -1,0 +1,137 @@
+"""Load: N concurrent 4-player Money! bot games through one mosquitto (embedded amqtt if absent).
+
+Every seat is its own peer (own key, own signatures, full verification); the peers share a
+pool of broker connections, placed so that the four seats of a game sit on four different
+connections and every message really crosses the broker. For each N: wall time, games/s,
+messages/s (published and delivered), desyncs (must be 0). The largest N whose games all
+finish within the time limit is reported. Target: 500 concurrent games on a 2-core machine.
+
+    .venv/bin/python bench/net_load.py [--games 50,100,200,500] [--procs 2] [--connections 16] [--limit 300]
+
+With --procs P the games of a round are split over P worker processes (each with its own
+connections), so both cores work; the figures are the sums.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import logging
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.core import final_state, state_hash  # noqa: E402
+from engine.registry import get_game  # noqa: E402
+from net.identity import Identity  # noqa: E402
+from net.mqtt import MqttTransport  # noqa: E402
+from net.session import host_game, join_game, new_gid  # noqa: E402
+from tests.net.brokers import HAVE_MOSQUITTO, running_broker  # noqa: E402
+
+PLAYERS = 4
+GAME = get_game("money")
+
+
+async def one_game(transports: list[MqttTransport], index: int, timeout: float) -> tuple[str, list]:
+    """Play one game whose seat s uses connection (index*4 + s) mod len(transports)."""
+    gid = new_gid("money")
+    conns = [transports[(index * PLAYERS + s) % len(transports)] for s in range(PLAYERS)]
+    ids = [Identity.generate() for _ in range(PLAYERS)]
+    peers = [await host_game(GAME, conns[0], ids[0], players=PLAYERS, gid=gid, persist=False, bot="best", name="B0")]
+    for s in range(1, PLAYERS):
+        peers.append(await join_game(conns[s], ids[s], gid, name=f"B{s}", persist=False, bot="best", game=GAME,
+                                     timeout=timeout))
+    for p in peers:
+        p.stall_after = 60.0  # under load a slow step is not a lost message: no sync storms
+    try:
+        await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in peers)), timeout)
+    except TimeoutError:
+        return "timeout", peers
+    ls = peers[0].lockstep
+    same = len({p.lockstep.hash for p in peers}) == 1 and not any(p.lockstep.frozen for p in peers)
+    same = same and state_hash(final_state(GAME, ls.game_log)) == ls.hash.hex()
+    return ("ok" if same else "desync"), peers
+
+
+async def run(url: str, n: int, connections: int, limit: float) -> dict:
+    transports = [MqttTransport(url, keepalive=60) for _ in range(connections)]
+    for t in transports:
+        await t.start(timeout=10)
+    started = time.perf_counter()
+    outcomes = await asyncio.gather(*(one_game(transports, i, limit) for i in range(n)))
+    seconds = time.perf_counter() - started
+    published = sum(p.sent for _, peers in outcomes for p in peers)
+    delivered = sum(t.received for t in transports)
+    for _, peers in outcomes:
+        for p in peers:
+            await p.stop(clean=False)
+    for t in transports:
+        await t.stop()
+    counts = {k: sum(1 for o, _ in outcomes if o == k) for k in ("ok", "desync", "timeout")}
+    gc.collect()
+    return {"games": n, "seconds": seconds, "games_per_s": n / seconds, "published_per_s": published / seconds,
+            "delivered_per_s": delivered / seconds, **counts}
+
+
+async def worker(url: str, n: int, connections: int, limit: float) -> None:
+    logging.getLogger("gamenight.net").setLevel(logging.ERROR)
+    gc.set_threshold(50_000, 20, 100)  # many live objects: full collections only rarely
+    print(json.dumps(await run(url, n, connections, limit)), flush=True)
+
+
+def in_processes(url: str, n: int, procs: int, connections: int, limit: float) -> dict:
+    shares = [n // procs + (1 if i < n % procs else 0) for i in range(procs)]
+    started = time.perf_counter()
+    children = [
+        subprocess.Popen([sys.executable, __file__, "--worker", url, "--games", str(k),
+                          "--connections", str(max(4, connections // procs)), "--limit", str(limit)],
+                         stdout=subprocess.PIPE, text=True)
+        for k in shares if k
+    ]
+    results = [json.loads(child.communicate()[0].strip().splitlines()[-1]) for child in children]
+    seconds = time.perf_counter() - started
+    total = {k: sum(r[k] for r in results) for k in ("ok", "desync", "timeout")}
+    published = sum(r["published_per_s"] * r["seconds"] for r in results)
+    delivered = sum(r["delivered_per_s"] * r["seconds"] for r in results)
+    return {"games": n, "seconds": seconds, "games_per_s": n / seconds, "published_per_s": published / seconds,
+            "delivered_per_s": delivered / seconds, **total}
+
+
+async def main(sizes: list[int], procs: int, connections: int, limit: float) -> None:
+    logging.getLogger("gamenight.net").setLevel(logging.ERROR)
+    kind = "mosquitto" if HAVE_MOSQUITTO else "amqtt"
+    best = 0
+    async with running_broker(kind) as url:
+        print(f"broker: {kind} on {url}; {procs} process(es), {connections} client connections; "
+              f"4 peers per game, each its own key", flush=True)
+        for n in sizes:
+            if procs > 1:
+                r = await asyncio.to_thread(in_processes, url, n, procs, connections, limit)
+            else:
+                r = await run(url, n, connections, limit)
+            print(f"{n:>5} concurrent games: {r['seconds']:7.1f} s, {r['games_per_s']:6.2f} games/s, "
+                  f"{r['published_per_s']:8.0f} msg/s published, {r['delivered_per_s']:8.0f} msg/s delivered, "
+                  f"desyncs {r['desync']}, unfinished {r['timeout']}", flush=True)
+            if r["ok"] != n:
+                break
+            best = n
+    print(f"largest N reached (all finished, 0 desyncs): {best}")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", default="50,100,200,500")
+    parser.add_argument("--procs", type=int, default=2)
+    parser.add_argument("--connections", type=int, default=16)
+    parser.add_argument("--limit", type=float, default=600.0, help="seconds a round may take")
+    parser.add_argument("--worker", metavar="URL", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        asyncio.run(worker(args.worker, int(args.games), args.connections, args.limit))
+    else:
+        asyncio.run(main([int(x) for x in args.games.split(",")], args.procs, args.connections, args.limit))

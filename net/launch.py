@@ -1,0 +1,221 @@
+"""Putting a networked game together: broker, connections, the local peer and local bot peers.
+
+Used alike by the CLI, the Host/Join screens, networked self-play and the relay, so all of
+them start, connect and stop things the same way. Each bot is its own peer with its own key
+and its own broker connection, exactly like a remote player.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import socket
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine.core import Game
+from engine.registry import get_game
+
+from .broker import EmbeddedBroker
+from .identity import Identity, load_or_create
+from .invite import make_invite
+from .lockstep import presence_payload
+from .mqtt import MqttTransport
+from .paths import data_dir
+from .peer import Peer
+from .session import host_game, join_game, new_gid
+from .topics import DEFAULT_PREFIX, Topics
+from .transport import Will
+
+log = logging.getLogger("gamenight.net")
+
+EMBEDDED = "embedded"
+
+
+@dataclass
+class BrokerSettings:
+    """Where to play: "embedded" (start amqtt here) or a broker URL, plus login and prefix."""
+
+    broker: str = EMBEDDED
+    bind: str = "127.0.0.1"
+    port: int = 1883
+    username: str = ""
+    password: str = ""
+    prefix: str = DEFAULT_PREFIX
+
+
+@dataclass
+class Session:
+    """What one terminal runs for one game; `close()` stops it all, newest first."""
+
+    peer: Peer
+    invite: str
+    broker_url: str
+    closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
+    bots: list[Peer] = field(default_factory=list)
+
+    async def close(self) -> None:
+        for bot in self.bots:
+            try:
+                await bot.stop()
+            except Exception:
+                log.exception("stopping a bot failed")
+        try:
+            await self.peer.stop()
+        except Exception:
+            log.exception("stopping the peer failed")
+        for closer in reversed(self.closers):
+            try:
+                await closer()
+            except Exception:
+                log.exception("closing failed")
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (for an invite when binding 0.0.0.0)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        try:
+            sock.connect(("10.255.255.255", 1))  # no packet is sent: this only picks a route
+            return sock.getsockname()[0]
+        except OSError:
+            return "127.0.0.1"
+
+
+async def start_broker(settings: BrokerSettings) -> tuple[str, EmbeddedBroker | None]:
+    """(url, broker): starts an embedded broker when asked; OSError with a clear line if busy."""
+    if settings.broker != EMBEDDED:
+        return settings.broker, None
+    broker = EmbeddedBroker(settings.bind, settings.port)
+    await broker.start()
+    host = lan_address() if settings.bind in ("0.0.0.0", "") else settings.bind
+    return f"mqtt://{host}:{broker.port}", broker
+
+
+async def connect(url: str, settings: BrokerSettings | None = None, will: Will | None = None,
+                  timeout: float = 5.0) -> MqttTransport:
+    settings = settings or BrokerSettings()
+    transport = MqttTransport(url, will=will, username=settings.username or None,
+                              password=settings.password or None)
+    await transport.start(timeout=timeout)
+    return transport
+
+
+def presence_will(identity: Identity, gid: str, name: str, prefix: str) -> Will:
+    return Will(Topics(gid, prefix).presence(identity.peer_id),
+                presence_payload(identity, gid, "offline", name), qos=1, retain=True)
+
+
+def bot_identity(gid: str, index: int, home: Path | None = None) -> Identity:
+    """A bot's own key, kept with the game so a restarted host resumes its bots too."""
+    base = home or data_dir() / "games" / gid / "bots"
+    return load_or_create(base / f"bot{index}.key")
+
+
+async def start_bot(
+    url: str,
+    gid: str,
+    settings: BrokerSettings,
+    *,
+    index: int,
+    kind: str = "best",
+    delay: float = 0.0,
+    identity: Identity | None = None,
+    persist: bool = True,
+    game: Game | None = None,
+) -> tuple[Peer, Callable[[], Awaitable[None]]]:
+    """One bot peer with its own key and connection, joining (or rejoining) `gid`."""
+    identity = identity or (bot_identity(gid, index) if persist else Identity.generate())
+    name = f"Bot {index}"
+    transport = await connect(url, settings, presence_will(identity, gid, name, settings.prefix))
+    try:
+        peer = await join_game(transport, identity, gid, name=name, prefix=settings.prefix,
+                               persist=persist, bot=kind, bot_delay=delay, broker_url=url, game=game)
+    except BaseException:
+        await transport.stop()
+        raise
+    return peer, transport.stop
+
+
+async def host_session(
+    game_id: str,
+    *,
+    players: int,
+    bots: int = 0,
+    options: Mapping[str, Any] | None = None,
+    settings: BrokerSettings | None = None,
+    name: str = "Host",
+    identity: Identity | None = None,
+    host_bot: str | None = None,
+    bot_kind: str = "best",
+    bot_delay: float = 0.0,
+    relay_bots: int = 0,
+    persist: bool = True,
+    gid: str | None = None,
+) -> Session:
+    """Start (or reopen) a hosted game: broker if embedded, our peer in seat 0, local bots."""
+    settings = settings or BrokerSettings()
+    game = get_game(game_id)
+    if not 0 <= bots < players:
+        raise ValueError(f"--bots must be from 0 to {players - 1} (the host takes a seat)")
+    url, broker = await start_broker(settings)
+    closers: list[Callable[[], Awaitable[None]]] = []
+    if broker is not None:
+        closers.append(broker.stop)
+    try:
+        identity = identity or load_or_create()
+        gid = gid or new_gid(game.id)
+        transport = await connect(url, settings, presence_will(identity, gid, name, settings.prefix))
+        closers.append(transport.stop)
+        peer = await host_game(game, transport, identity, players=players, options=options, name=name,
+                               gid=gid, prefix=settings.prefix, persist=persist, bot=host_bot,
+                               relay_bots=relay_bots, broker_url=url)
+        if peer.store is not None:  # what `gamenight join` needs to reopen this table after a crash
+            peer.store.save_meta({**peer.store.load_meta(), "bots": bots, "embedded": broker is not None,
+                                  "bind": settings.bind, "port": broker.port if broker else settings.port})
+        session = Session(peer, make_invite(url, gid), url, closers)
+        for index in range(1, bots + 1):
+            bot, stop = await start_bot(url, gid, settings, index=index, kind=bot_kind, delay=bot_delay,
+                                        persist=persist)
+            session.bots.append(bot)
+            session.closers.append(stop)
+        return session
+    except BaseException:
+        for closer in reversed(closers):
+            await closer()
+        raise
+
+
+async def join_session(
+    url: str,
+    gid: str,
+    *,
+    settings: BrokerSettings | None = None,
+    name: str = "Player",
+    identity: Identity | None = None,
+    bot: str | None = None,
+    bot_delay: float = 0.0,
+    watch: bool = False,
+    persist: bool = True,
+) -> Session:
+    """Take (or retake) a seat in `gid` on the broker at `url`, or watch it."""
+    settings = settings or BrokerSettings(broker=url)
+    identity = identity or load_or_create()
+    transport = await connect(url, settings, None if watch else presence_will(identity, gid, name, settings.prefix))
+    try:
+        peer = await join_game(transport, identity, gid, name=name, prefix=settings.prefix, persist=persist,
+                               bot=bot, bot_delay=bot_delay, broker_url=url, watch=watch)
+    except BaseException:
+        await transport.stop()
+        raise
+    return Session(peer, make_invite(url, gid), url, [transport.stop])
+
+
+async def wait_started(peer: Peer, timeout: float | None = None) -> None:
+    """Until the seed is agreed (the game state exists) or the peer is done."""
+    async def started() -> None:
+        while peer.lockstep.state is None and not peer.done.is_set():
+            await asyncio.sleep(0.05)
+
+    await asyncio.wait_for(started(), timeout)

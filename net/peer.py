@@ -1,0 +1,283 @@
+"""The async shell around a Lockstep: transport in, outputs carried out in order.
+
+Inbound: every payload is size-checked, decoded, type-checked and signature-checked
+(`decode_envelope`) before the Lockstep sees it; a WireError is logged with its reason and
+dropped. Outbound: one queue per peer, so its messages leave in the order they were made.
+A bot peer answers its own turns; a human peer waits for `decide` from the screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from engine.bots import make_bot
+from engine.core import Stream
+
+from .codec import decode_envelope
+from .errors import WireError
+from .identity import peer_id
+from .lockstep import Keep, Lockstep, Note, Output, Publish, Secret
+from .store import GameStore
+from .topics import Topics
+from .transport import Transport, Will
+
+log = logging.getLogger("gamenight.net")
+
+EventListener = Callable[[Note], None]
+
+
+class Peer:
+    """One participant (player, bot or watcher) of one game over one transport."""
+
+    def __init__(
+        self,
+        lockstep: Lockstep,
+        transport: Transport,
+        *,
+        prefix: str = "gamenight/v1",
+        store: GameStore | None = None,
+        bot: str | None = None,
+        bot_delay: float = 0.0,
+        seed_for_bot: bytes | None = None,
+        stall_after: float = 2.0,
+    ) -> None:
+        self.lockstep = lockstep
+        self.transport = transport
+        self.topics = Topics(lockstep.gid, prefix)
+        self.store = store
+        self.bot_kind = bot
+        self.bot_delay = bot_delay
+        self._bot: Any = None
+        self._bot_seed = seed_for_bot or (lockstep.me.public if lockstep.me else b"watcher")
+        self.listeners: list[EventListener] = []
+        self.outbox: asyncio.Queue[Publish] = asyncio.Queue()
+        self.done = asyncio.Event()
+        self.seated = asyncio.Event()
+        self.notes: list[Note] = []
+        self.keep_notes = False
+        self.sent = 0
+        self.dropped: list[str] = []
+        self._sender: asyncio.Task[None] | None = None
+        self._bot_task: asyncio.Task[None] | None = None
+        self._watch_task: asyncio.Task[None] | None = None
+        self._inflight: set[asyncio.Task[None]] = set()
+        self._channels = {
+            "log": (self.topics.log, 1), "sync": (self.topics.sync, 1),
+            "chat": (self.topics.chat, 0), "lobby": (self.topics.lobby, 1),
+        }
+        self.stall_after = stall_after
+        self._started = False
+        self._stopped = False
+
+    # ---- lifecycle ---------------------------------------------------------------------
+    def will(self) -> Will | None:
+        payload = self.lockstep.presence("offline")
+        if payload is None:
+            return None
+        return Will(self.topics.presence(self._pid), payload, qos=1, retain=True)
+
+    @property
+    def _pid(self) -> str:
+        return peer_id(self.lockstep.me.public) if self.lockstep.me else "watcher"
+
+    async def start(self, outputs: list[Output] | None = None) -> None:
+        """Subscribe, then carry out `outputs` (e.g. from host() or hello())."""
+        self._sender = asyncio.create_task(self._send_loop())
+        await self.transport.subscribe(self.topics.game_all, self._on_message)
+        await self.transport.subscribe(self.topics.lobby, self._on_message)
+        self.transport.on_connect(self._on_connect)
+        self._started = True
+        self._run(outputs or [])
+        self._publish_presence("online")
+        self._bot_if_my_turn()  # a resumed bot may already be the one everybody waits for
+        if self.stall_after:
+            self._watch_task = asyncio.create_task(self._watchdog())
+
+    def restore(self, raws: list[bytes]) -> None:
+        """Replay our disk log through the Lockstep (checking it all), publishing nothing."""
+        ls = self.lockstep
+        ls.replaying = True
+        for raw in raws:
+            try:
+                env = decode_envelope(raw)
+            except WireError as exc:
+                log.warning("drop from disk log: %s", exc)
+                continue
+            for out in ls.receive(env):
+                if isinstance(out, Note) and out.kind in ("desync", "refused"):
+                    self._emit(out)
+        ls.replaying = False
+
+    def resume_outputs(self) -> list[Output]:
+        return self.lockstep.own_current() + self.lockstep.sync_request()
+
+    async def stop(self, clean: bool = True) -> None:
+        """Say goodbye (unless `clean` is False), stop our tasks; a second call does nothing."""
+        if self._stopped:
+            return
+        self._stopped = True
+        if clean and self.transport.connected.is_set():
+            if self.lockstep.phase == "over":  # nothing left to wait for: clear our retained presence
+                self.outbox.put_nowait(Publish("presence", b"", retain=True))
+            else:
+                self._publish_presence("offline")
+            await self.flush()
+        for task in (self._sender, self._bot_task, self._watch_task):
+            if task is not None:
+                task.cancel()
+        self.transport.unsubscribe_handler(self._on_message)
+        self.transport.remove_on_connect(self._on_connect)
+        if self.store is not None:
+            self.store.close()
+
+    async def flush(self, timeout: float = 2.0) -> None:
+        """Wait until everything queued has been handed to the transport."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while (not self.outbox.empty() or self._inflight) and loop.time() < end:
+            await asyncio.sleep(0.01)
+
+    def _on_connect(self) -> None:
+        if self._started:
+            self._run(self.resume_outputs())
+            self._publish_presence("online")
+
+    async def _watchdog(self) -> None:
+        """A step that makes no progress for a while asks the others again.
+
+        Covers a message lost on a broken connection and a reveal dropped for coming early.
+        The wait doubles after each try (up to 30 s) so a player thinking for minutes costs
+        little traffic, and a peer that is itself the one awaited does not ask at all.
+        """
+        loop = asyncio.get_running_loop()
+        last: tuple | None = None
+        since = loop.time()
+        wait = self.stall_after
+        while True:
+            await asyncio.sleep(min(0.5, self.stall_after / 2))
+            ls = self.lockstep
+            if not self.transport.connected.is_set() or ls.refused:
+                continue
+            unseated = ls.phase == "lobby" and ls.hello_sent and ls.my_seat is None
+            if ls.phase not in ("seed", "play") and not unseated:
+                continue
+            mark = (ls.phase, ls.step, len(ls.accepted), len(ls.seat_keys))
+            now = loop.time()
+            if mark != last:
+                last, since, wait = mark, now, self.stall_after
+            elif now - since >= wait:
+                if ls.awaited() - {ls.my_seat} or unseated:
+                    log.info("no progress at step %s for %.1fs: asking for sync", ls.step, now - since)
+                    self._run(self.resume_outputs())
+                self._bot_if_my_turn()
+                since, wait = now, min(wait * 2, 30.0)
+
+    def _publish_presence(self, status: str) -> None:
+        payload = self.lockstep.presence(status)
+        if payload is not None:
+            self.outbox.put_nowait(Publish("presence", payload, retain=True))
+
+    async def _send_loop(self) -> None:
+        """Hand messages to the transport in order without waiting for each PUBACK.
+
+        Each publish runs as its own task; a task runs up to the client's synchronous enqueue
+        before it first yields, and tasks start in creation order, so the order is kept while
+        the acknowledgements overlap (one broker round trip saved per message).
+        """
+        while True:
+            item = await self.outbox.get()
+            task = asyncio.create_task(self._publish_one(item))
+            self._inflight.add(task)
+            task.add_done_callback(self._inflight.discard)
+
+    async def _publish_one(self, item: Publish) -> None:
+        if item.channel == "presence":
+            topic, qos = self.topics.presence(self._pid), 1
+        else:
+            topic, qos = self._channels[item.channel]
+        try:
+            await self.transport.publish(topic, item.payload, qos=qos, retain=item.retain)
+            self.sent += 1
+        except Exception as exc:  # a broken connection: the reconnect resends our part
+            log.info("publish on %s failed: %s", topic, exc)
+
+    # ---- inbound -----------------------------------------------------------------------
+    def _on_message(self, topic: str, payload: bytes, retained: bool) -> None:
+        if not payload:
+            if topic == self.topics.lobby and self.lockstep.phase == "lobby":
+                self._emit(Note("lobby_closed", "the host closed the table"))
+            return
+        try:
+            env = decode_envelope(payload)
+        except WireError as exc:
+            reason = f"{exc.code}: {exc}"
+            log.warning("drop on %s: %s", topic, reason)
+            self.dropped.append(reason)
+            self._emit(Note("dropped", reason))
+            return
+        self._run(self.lockstep.receive(env))
+
+    # ---- acting ------------------------------------------------------------------------
+    def decide(self, action: Any) -> None:
+        """Our seat's choice (raises IllegalAction with a readable reason)."""
+        self._run(self.lockstep.decide(action))
+
+    def chat(self, text: str) -> None:
+        self._run(self.lockstep.chat(text))
+
+    def _run(self, outputs: list[Output]) -> None:
+        for out in outputs:
+            if isinstance(out, Secret):
+                if self.store is not None:
+                    self.store.save_secrets(self.lockstep.secrets)
+            elif isinstance(out, Keep):
+                if self.store is not None:
+                    self.store.append(out.raw)
+            elif isinstance(out, Publish):
+                self.outbox.put_nowait(out)
+            else:
+                self._emit(out)
+
+    def _emit(self, note: Note) -> None:
+        if note.kind == "dropped":
+            self.dropped.append(note.text)
+        if note.kind in ("over", "desync", "refused"):
+            self.done.set()
+            if self.store is not None and not self.lockstep.replaying:
+                self.store.save_meta({**self.store.load_meta(), "finished": note.kind})
+        if note.kind == "seated":
+            self.seated.set()
+        if self.keep_notes:
+            self.notes.append(note)
+        if note.kind == "your_turn" and self.bot_kind is not None:
+            self._schedule_bot()
+        for listener in list(self.listeners):
+            try:
+                listener(note)
+            except Exception:
+                log.exception("listener failed on %s", note.kind)
+
+    # ---- bots --------------------------------------------------------------------------
+    def _bot_if_my_turn(self) -> None:
+        if self.bot_kind is not None and self.lockstep.my_turn():
+            self._schedule_bot()
+
+    def _schedule_bot(self) -> None:
+        if self._bot_task is not None and not self._bot_task.done():
+            return
+        self._bot_task = asyncio.get_running_loop().create_task(self._bot_turn())
+
+    async def _bot_turn(self) -> None:
+        ls = self.lockstep
+        while True:  # our own move may make it our turn again at once
+            await asyncio.sleep(self.bot_delay)
+            seat = ls.my_seat
+            if seat is None or not ls.my_turn():
+                return
+            if self._bot is None:
+                self._bot = make_bot(ls.game, seat, self.bot_kind or "best", Stream(self._bot_seed).fork(ls.gid))
+            action = self._bot.choose(ls.view(seat), ls.game.legal_actions(ls.state, seat))
+            self.decide(action)

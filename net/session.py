@@ -1,0 +1,218 @@
+"""Opening a networked game: host, join, watch, resume — the same for every registered game.
+
+These tie a Lockstep, a Peer, a transport and the disk store together. The game comes from the
+engine registry by the id in the host's announcement, so nothing here knows any game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets as pysecrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core import Game
+from engine.registry import get_game
+
+from .codec import Envelope, decode_envelope
+from .errors import Refused, WireError
+from .identity import Identity
+from .lockstep import Lockstep, TableInfo
+from .peer import Peer
+from .store import GameStore
+from .topics import DEFAULT_PREFIX, Topics, lobby_filter
+from .transport import Transport
+
+
+def new_gid(game_id: str) -> str:
+    return f"{game_id}-{pysecrets.token_hex(4)}"
+
+
+@dataclass(frozen=True)
+class OpenGame:
+    """An announcement seen on the broker: what Join lists."""
+
+    gid: str
+    game: str
+    players: int
+    names: tuple[str, ...]
+    open: bool
+    options: dict[str, Any]
+    host_key: bytes
+    versions: dict[str, str]
+
+    @property
+    def free(self) -> int:
+        return sum(1 for n in self.names if not n)
+
+    @property
+    def host_name(self) -> str:
+        return self.names[0] if self.names else "?"
+
+
+def open_game_from(env: Envelope) -> OpenGame:
+    b = env.body
+    return OpenGame(env.gid, b["game"], b["players"], tuple(b["names"]), b["open"], b["options"], env.sender, b["versions"])
+
+
+async def list_open_games(transport: Transport, prefix: str = DEFAULT_PREFIX, wait: float = 0.6) -> list[OpenGame]:
+    """Games announced (retained) on the broker, with free seats first."""
+    found: dict[str, OpenGame] = {}
+
+    def on_lobby(topic: str, payload: bytes, retained: bool) -> None:
+        gid = topic.rsplit("/", 1)[-1]
+        if not payload:
+            found.pop(gid, None)
+            return
+        try:
+            env = decode_envelope(payload)
+        except WireError:
+            return
+        if env.kind == "announce" and env.gid == gid:
+            found[gid] = open_game_from(env)
+
+    await transport.subscribe(lobby_filter(prefix), on_lobby)
+    await asyncio.sleep(wait)
+    transport.unsubscribe_handler(on_lobby)
+    return sorted(found.values(), key=lambda g: (not g.open, -g.free, g.gid))
+
+
+async def fetch_announce(transport: Transport, gid: str, prefix: str = DEFAULT_PREFIX, timeout: float = 5.0) -> Envelope:
+    """The host's retained announcement of `gid`; Refused if none arrives in time."""
+    got: asyncio.Future[Envelope] = asyncio.get_running_loop().create_future()
+
+    def on_lobby(topic: str, payload: bytes, retained: bool) -> None:
+        if got.done() or not payload:
+            return
+        try:
+            env = decode_envelope(payload)
+        except WireError:
+            return
+        if env.kind == "announce" and env.gid == gid:
+            got.set_result(env)
+
+    await transport.subscribe(Topics(gid, prefix).lobby, on_lobby)
+    try:
+        return await asyncio.wait_for(got, timeout)
+    except TimeoutError:
+        raise Refused(f"no open game {gid} on this broker (is the invite code right, and the host still there?)") from None
+    finally:
+        transport.unsubscribe_handler(on_lobby)
+
+
+def _store(gid: str, identity: Identity, persist: bool) -> GameStore | None:
+    return GameStore.for_peer(gid, identity.peer_id) if persist else None
+
+
+async def host_game(
+    game: Game,
+    transport: Transport,
+    identity: Identity,
+    *,
+    players: int,
+    options: Mapping[str, Any] | None = None,
+    name: str = "host",
+    gid: str | None = None,
+    prefix: str = DEFAULT_PREFIX,
+    persist: bool = True,
+    bot: str | None = None,
+    relay_bots: int = 0,
+    broker_url: str = "",
+) -> Peer:
+    """Announce a new table (or reopen ours after a crash) and take seat 0."""
+    gid = gid or new_gid(game.id)
+    store = _store(gid, identity, persist)
+    lockstep = Lockstep(game, gid, identity, host_key=identity.public, name=name,
+                        secrets=store.load_secrets() if store else None)
+    checked = game.check_options(options or {})
+    game._check_players(players, checked)
+    lockstep.table = TableInfo(game.id, players, {}, {}, relay_bots)
+    peer = Peer(lockstep, transport, prefix=prefix, store=store, bot=bot)
+    raws = store.read_log() if store else []
+    if raws:
+        peer.restore(raws)
+    outputs = lockstep.host(players, checked, relay_bots=relay_bots)
+    if store is not None:
+        store.save_meta({"gid": gid, "game": game.id, "role": "host", "players": players,
+                         "broker": broker_url, "prefix": prefix, "name": name,
+                         "options": {k: v for k, v in lockstep.table.options.items()},
+                         "relay_bots": relay_bots})
+    if raws:
+        outputs += peer.resume_outputs()
+    await peer.start(outputs)
+    return peer
+
+
+async def join_game(
+    transport: Transport,
+    identity: Identity,
+    gid: str,
+    *,
+    name: str = "player",
+    prefix: str = DEFAULT_PREFIX,
+    persist: bool = True,
+    bot: str | None = None,
+    bot_delay: float = 0.0,
+    broker_url: str = "",
+    timeout: float = 5.0,
+    watch: bool = False,
+    game: Game | None = None,
+) -> Peer:
+    """Take a seat in `gid` (or, with watch=True, follow it); resumes if we played it before.
+
+    Raises Refused with one clear line when the versions or options do not match.
+    """
+    store = _store(gid, identity, persist and not watch)
+    raws = store.read_log() if store else []
+    announce: Envelope | None = None
+    try:
+        announce = await fetch_announce(transport, gid, prefix, timeout=timeout if not raws else min(timeout, 1.5))
+    except Refused:
+        if not raws and not watch:
+            raise
+    game_id = announce.body["game"] if announce else (store.load_meta().get("game") if store else None)
+    if game_id is None:
+        if watch:
+            game_id = gid.rsplit("-", 1)[0]
+        else:
+            raise Refused(f"no open game {gid} on this broker")
+    if game is None or game.id != game_id:
+        try:
+            game = get_game(game_id)
+        except Exception as exc:
+            raise Refused(f"this client cannot play {game_id!r}: {exc}") from None
+    lockstep = Lockstep(game, gid, identity, name=name, secrets=store.load_secrets() if store else None)
+    if announce is not None:
+        lockstep.receive(announce)
+    peer = Peer(lockstep, transport, prefix=prefix, store=store, bot=bot, bot_delay=bot_delay)
+    if raws:
+        peer.restore(raws)
+    if store is not None:
+        store.save_meta({"gid": gid, "game": game_id, "role": "bot" if bot else "player",
+                         "broker": broker_url, "prefix": prefix, "name": name})
+    if watch:
+        outputs = lockstep.sync_request()
+    elif raws or lockstep.my_seat is not None:
+        outputs = peer.resume_outputs()
+        if lockstep.my_seat is None and lockstep.phase == "lobby":
+            outputs = lockstep.hello() + outputs
+    elif announce is not None and not announce.body["open"]:
+        # Started without us, or with us on a machine that lost its files: the log says which.
+        lockstep.may_draw_seed = False
+        await peer.start(lockstep.sync_request())
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not lockstep.keys and loop.time() < end:
+            await asyncio.sleep(0.05)
+        if lockstep.my_seat is None:
+            await peer.stop(clean=False)
+            raise Refused(f"game {gid} has already started and you have no seat in it (use watch)")
+        peer._run(peer.resume_outputs())
+        return peer
+    else:
+        outputs = lockstep.hello()
+        if lockstep.refused:
+            raise Refused(lockstep.refused)
+    await peer.start(outputs)
+    return peer

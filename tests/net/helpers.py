@@ -1,0 +1,76 @@
+"""Shared helpers for the network tests: tables of peers over a memory or a real broker."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from net.codec import PROTOCOL_VERSION
+from net.identity import Identity
+from net.peer import Peer
+from net.session import host_game, join_game
+from net.transport import MemoryBroker, MemoryTransport, Transport
+
+from .fakegame import GAME
+
+
+async def settle(rounds: int = 30) -> None:
+    """Let queued deliveries run (the memory broker delivers with call_soon)."""
+    for _ in range(rounds):
+        await asyncio.sleep(0)
+
+
+async def until(predicate, timeout: float = 5.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise TimeoutError("condition not reached")
+        await asyncio.sleep(0.005)
+
+
+async def table_of(
+    n: int,
+    transports: list[Transport],
+    *,
+    game=GAME,
+    options: dict[str, Any] | None = None,
+    bot: str | None = None,
+    persist: bool = False,
+    identities: list[Identity] | None = None,
+) -> list[Peer]:
+    """Host with transports[0], n-1 joiners; returns once every seat is taken."""
+    identities = identities or [Identity.generate() for _ in range(n)]
+    host = await host_game(game, transports[0], identities[0], players=n, options=options,
+                           persist=persist, bot=bot, name="P0")
+    peers = [host]
+    for i in range(1, n):
+        peers.append(await join_game(transports[i], identities[i], host.lockstep.gid, name=f"P{i}",
+                                     persist=persist, bot=bot, game=game))
+    return peers
+
+
+async def memory_table(n: int, **kw) -> tuple[MemoryBroker, list[MemoryTransport], list[Peer]]:
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(n)]
+    for t in transports:
+        await t.start()
+    peers = await table_of(n, transports, **kw)
+    await until(lambda: all(p.lockstep.phase == "play" for p in peers))
+    return broker, transports, peers
+
+
+def forge(identity: Identity, gid: str, kind: str, body: dict, *, seat: int, step: int,
+          state_hash: bytes, prev_hash: bytes, nonce: int = 1) -> bytes:
+    """A correctly signed envelope with whatever content a test (or a cheater) wants."""
+    return identity.sign({"v": PROTOCOL_VERSION, "g": gid, "k": kind, "p": identity.public, "s": seat,
+                          "n": step, "q": nonce, "b": body, "h": state_hash, "c": prev_hash})
+
+
+async def finish(peers: list[Peer], bot: str = "random", timeout: float = 20.0) -> None:
+    """Hand every seat to a bot and wait for the end."""
+    for p in peers:
+        p.bot_kind = bot
+        if p.lockstep.my_turn():
+            p._schedule_bot()
+    await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in peers)), timeout)

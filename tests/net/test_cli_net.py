@@ -1,0 +1,67 @@
+"""The network subcommands: bad input is one line and exit 2; headless host and selfplay --net."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from net.broker import free_port
+from tui.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["host", "chess"], "unknown game 'chess'"),
+        (["host", "money", "--players", "9"], "is for 2-5 players, not 9"),
+        (["host", "money", "--players", "3", "--bots", "3"], "--bots must be from 0 to 2"),
+        (["host", "money", "--broker", "http://x"], "not a broker address"),
+        (["join", "not a code!"], "not an invite code"),
+        (["join"], "no unfinished network game to rejoin"),
+        (["watch", "mqtt://127.0.0.1:1/money-00000000"], "cannot reach the broker at mqtt://127.0.0.1:1"),
+        (["join", "mqtt://127.0.0.1:1/money-00000000", "--headless"], "cannot reach the broker"),
+        (["bot", "mqtt://127.0.0.1:1/money-00000000", "--kind", "genius"], "--kind must be one of"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(argv, message, capsys) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.net
+def test_headless_host_with_bot_peers_plays_a_game_to_the_end(home) -> None:
+    port = free_port()
+    proc = subprocess.run(
+        [sys.executable, "-m", "tui.cli", "host", "money", "--players", "3", "--bots", "2", "--headless",
+         "--port", str(port), "--name", "Ann"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        env={**__import__("os").environ, "GAMENIGHT_HOME": str(home)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert lines[0] == f"invite code: mqtt://127.0.0.1:{port}/" + lines[0].rsplit("/", 1)[1]
+    assert any(line.startswith("game over after") and "Ann" in line for line in lines)
+
+
+@pytest.mark.net
+def test_selfplay_net_json_reports_messages_desyncs_and_latency(capsys) -> None:
+    assert main(["selfplay", "money", "--players", "3", "--games", "2", "--net", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == summary["finished"] == 2 and summary["net"] is True
+    assert summary["desyncs"] == 0 and summary["messages"] > 20
+    latency = summary["step_latency_ms"]
+    assert latency["commit_reveal"]["steps"] > 0 and latency["commit_reveal"]["median"] > 0
+    assert latency["sequential"]["p99"] >= latency["sequential"]["median"]

@@ -1,0 +1,358 @@
+"""The lockstep protocol over the in-memory transport, with a tiny game of bids and picks."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import msgpack
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.core import canonical, final_state, state_hash, to_plain
+from net import crypto
+from net.codec import MAX_SIZE, canonical_bytes
+from net.errors import Refused
+from net.identity import Identity
+from net.session import join_game
+from net.transport import MemoryTransport
+
+from .fakegame import GAME, Bid, Pick
+from .helpers import finish, forge, memory_table, settle, table_of, until
+
+
+def _agree(peers) -> None:
+    hashes = {p.lockstep.hash for p in peers}
+    chains = {p.lockstep.chain for p in peers}
+    assert len(hashes) == 1 and len(chains) == 1, "peers ended in different states"
+    for p in peers:
+        assert p.lockstep.phase == "over" and not p.lockstep.frozen
+
+
+@pytest.mark.parametrize("n", [2, 3, 5])
+async def test_bot_peers_finish_with_identical_states_and_a_replayable_log(n) -> None:
+    _, _, peers = await memory_table(n, options={"rounds": 4})
+    await finish(peers)
+    _agree(peers)
+    for p in peers:
+        log = p.lockstep.game_log
+        assert state_hash(final_state(GAME, log)) == p.lockstep.hash.hex()
+        assert GAME.result(final_state(GAME, log)) == GAME.result(p.lockstep.state)
+
+
+async def test_seed_comes_from_every_seats_share() -> None:
+    _, _, peers = await memory_table(3)
+    shares = [p.lockstep.secrets["seed"] for p in peers]
+    assert peers[0].lockstep.seed == crypto.game_seed(peers[0].lockstep.gid, shares)
+    assert len({p.lockstep.seed for p in peers}) == 1
+
+
+def _hold_reveals(transport: MemoryTransport) -> list[bytes]:
+    """Make a transport swallow its peer's reveals (the test publishes them when it wants)."""
+    held: list[bytes] = []
+    publish = transport.publish
+
+    async def filtered(topic, payload, qos=1, retain=False):
+        if b"\xa6reveal" in payload:
+            held.append(payload)
+            return
+        await publish(topic, payload, qos, retain)
+
+    transport.publish = filtered  # type: ignore[method-assign]
+    return held
+
+
+async def test_a_reveal_that_does_not_match_its_commit_is_rejected_and_the_sender_named() -> None:
+    _, transports, peers = await memory_table(3)
+    held = _hold_reveals(transports[2])
+    for seat, p in enumerate(peers):
+        p.decide(Bid(1 + seat % 3))
+    await settle()
+    ls0 = peers[0].lockstep
+    assert ls0.step == 0 and 2 in ls0.awaited()
+    cheat = forge(peers[2].lockstep.me, ls0.gid, "reveal", {"action": to_plain(Bid(2)), "salt": bytes(32)},
+                  seat=2, step=0, state_hash=ls0.hash, prev_hash=ls0.chain)
+    errors = []
+    peers[0].listeners.append(lambda note: note.kind == "error" and errors.append(note.text))
+    await transports[1].publish(peers[0].topics.log, cheat)
+    await settle()
+    assert ls0.step == 0, "a step was applied with a forged reveal"
+    assert any("seat 2 (P2): reveal does not match its commit" in e for e in errors)
+    await transports[1].publish(peers[0].topics.log, held[0])  # the honest reveal, relayed
+    await settle()
+    assert all(p.lockstep.step == 1 for p in peers)
+    assert peers[0].lockstep.state.bids == (1, 2, 3)
+
+
+async def test_a_reveal_before_all_commits_is_not_used_and_a_commit_reveals_nothing() -> None:
+    _, transports, peers = await memory_table(3)
+    ls1 = peers[1].lockstep
+    view_before = ls1.view(1)
+    peers[0].decide(Bid(3))
+    await settle()
+    commit_env = ls1.commits[0]
+    assert set(commit_env.body) == {"commit"}
+    assert canonical(Bid(3)) not in commit_env.raw
+    assert ls1.view(1) == view_before and ls1.view(None) == view_before
+    # seat 0 (or a cheater with its secret) reveals before seats 1 and 2 have committed
+    action, salt = msgpack.unpackb(peers[0].lockstep.secrets["commit:0"], raw=False)
+    early = forge(peers[0].lockstep.me, ls1.gid, "reveal", {"action": action, "salt": salt},
+                  seat=0, step=0, state_hash=ls1.hash, prev_hash=ls1.chain, nonce=99)
+    await transports[0].publish(peers[0].topics.log, early)
+    await settle()
+    assert 0 not in ls1.reveals and ls1.view(1) == view_before
+    assert any("before all commits" in d for d in peers[1].dropped)
+    peers[1].decide(Bid(1))
+    peers[2].decide(Bid(2))
+    await settle()
+    assert all(p.lockstep.step == 1 for p in peers)
+    assert ls1.state.bids == (3, 1, 2)
+
+
+def _bad_payloads(peers, transports):
+    ls = peers[1].lockstep
+    me0, me1 = peers[0].lockstep.me, peers[1].lockstep.me
+    good = forge(me1, ls.gid, "chat", {"text": "hi"}, seat=1, step=ls.step, state_hash=ls.hash, prev_hash=ls.chain)
+    wrong_type = msgpack.unpackb(good, raw=False)
+    wrong_type["n"] = "three"
+    unknown = msgpack.unpackb(good, raw=False)
+    unknown["k"] = "teleport"
+    bad_sig = msgpack.unpackb(good, raw=False)
+    bad_sig["b"] = {"text": "changed"}
+    return {
+        "malformed": (b"\x93\x01\x02", "malformed"),
+        "oversize": (b"\x00" * (MAX_SIZE + 10), "oversize"),
+        "wrong types": (canonical_bytes(wrong_type), "bad_field"),
+        "unknown kind": (canonical_bytes(unknown), "unknown_kind"),
+        "bad signature": (canonical_bytes(bad_sig), "bad_signature"),
+        "another seat's key": (
+            forge(me0, ls.gid, "act", {"action": to_plain(Pick(True))}, seat=1, step=ls.step,
+                  state_hash=ls.hash, prev_hash=ls.chain),
+            "bound to another key",
+        ),
+        "illegal action": (
+            forge(me0, ls.gid, "act", {"action": to_plain(Bid(9))}, seat=0, step=ls.step,
+                  state_hash=ls.hash, prev_hash=ls.chain),
+            "illegal action from seat 0",
+        ),
+    }
+
+
+async def test_bad_input_is_dropped_with_a_logged_reason_and_the_game_goes_on(caplog) -> None:
+    caplog.set_level(logging.INFO, logger="gamenight.net")
+    _, transports, peers = await memory_table(3, options={"rounds": 3})
+    for seat, p in enumerate(peers):
+        p.decide(Bid(1 + seat))
+    await settle()
+    ls1 = peers[1].lockstep
+    assert ls1.step == 1 and ls1.active() == {0}  # a sequential step: seat 0 takes or passes
+    old_commit = peers[0].lockstep.accepted[-6][1]
+    attacker = transports[2]
+    cases = _bad_payloads(peers, transports)
+    cases["replayed old message"] = (old_commit, "")
+    for name, (payload, reason) in cases.items():
+        before = (ls1.step, ls1.hash, len(peers[1].dropped))
+        caplog.clear()
+        await attacker.publish(peers[1].topics.log, payload)
+        await settle()
+        assert (ls1.step, ls1.hash) == before[:2], f"{name} changed the game"
+        assert len(peers[1].dropped) > before[2], f"{name} was not dropped"
+        assert reason in peers[1].dropped[-1], f"{name}: {peers[1].dropped[-1]}"
+        assert any(r.name == "gamenight.net" for r in caplog.records), f"{name} was not logged"
+    await finish(peers)
+    _agree(peers)
+
+
+async def test_a_hash_mismatch_freezes_the_game_with_a_report() -> None:
+    _, transports, peers = await memory_table(3)
+    ls = peers[0].lockstep
+    liar = forge(peers[1].lockstep.me, ls.gid, "commit", {"commit": bytes(32)}, seat=1, step=0,
+                 state_hash=b"\x01" * 32, prev_hash=ls.chain)
+    reports = []
+    peers[0].listeners.append(lambda note: note.kind == "desync" and reports.append(note))
+    await transports[1].publish(peers[0].topics.log, liar)
+    await settle()
+    assert ls.phase == "frozen" and reports
+    assert "desync at step 0: seat 1 has state 0101" in reports[0].text
+    assert reports[0].data["ours"] == ls.hash.hex()
+    with pytest.raises(Exception, match="frozen"):
+        peers[0].decide(Bid(1))
+
+
+async def test_a_version_mismatch_refuses_the_join_with_a_clear_message(monkeypatch) -> None:
+    from net.session import host_game
+    from net.transport import MemoryBroker
+
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(2)]
+    for t in transports:
+        await t.start()
+    host = await host_game(GAME, transports[0], Identity.generate(), players=3, persist=False)
+    import net.lockstep as lockstep_module
+
+    real = lockstep_module.local_versions
+    monkeypatch.setattr(lockstep_module, "local_versions", lambda g: {**real(g), "rules": "1-deadbeef"})
+    with pytest.raises(Refused, match="rules data differs \\(the host: '1-.*', this client: '1-deadbeef'\\)"):
+        await join_game(transports[1], Identity.generate(), host.lockstep.gid, game=GAME, persist=False)
+
+
+async def test_the_host_refuses_a_hello_with_other_versions() -> None:
+    broker_peers = await memory_table(2)
+    _, transports, peers = broker_peers
+    ls = peers[0].lockstep
+    stranger = Identity.generate()
+    hello = forge(stranger, ls.gid, "hello",
+                  {"name": "eve", "game": GAME.id, "versions": {**ls.versions, "engine": "0.0.1"}, "options": ls.table.options},
+                  seat=-1, step=0, state_hash=bytes(32), prev_hash=bytes(32))
+    seen = []
+    await transports[1].subscribe("gamenight/v1/game/+/log", lambda t, p, r: seen.append(p))
+    await transports[1].publish(peers[0].topics.log, hello)
+    await settle()
+    from net.codec import decode_envelope
+
+    refusals = [decode_envelope(p) for p in seen if b"\xa6refuse" in p]
+    assert refusals and "gamenight version differs (you: '0.0.1', the host: " in refusals[0].body["reason"]
+
+
+async def test_chat_is_signed_and_bound_to_the_seat() -> None:
+    _, transports, peers = await memory_table(3)
+    lines = []
+    peers[2].listeners.append(lambda note: note.kind == "chat" and lines.append(note.text))
+    peers[0].chat("good luck")
+    await settle()
+    ls = peers[0].lockstep
+    fake = forge(peers[1].lockstep.me, ls.gid, "chat", {"text": "I am P0"}, seat=0, step=0,
+                 state_hash=ls.hash, prev_hash=ls.chain)
+    await transports[1].publish(peers[0].topics.chat, fake)
+    await settle()
+    assert lines == ["P0: good luck"]
+    assert "signed by another key" in peers[2].dropped[-1]
+
+
+async def test_a_lost_peer_shows_offline_and_resumes_from_its_disk_log(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
+    from net.transport import MemoryBroker
+
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(3)]
+    ids = [Identity.generate() for _ in range(3)]
+    for t in transports:
+        await t.start()
+    peers = await table_of(3, transports, options={"rounds": 4}, persist=True, identities=ids)
+    for p in peers:
+        transports[peers.index(p)].will = p.will()
+    await until(lambda: all(p.lockstep.phase == "play" for p in peers))
+    for seat, p in enumerate(peers):
+        p.decide(Bid(1 + seat))
+    await settle()
+    notices = []
+    peers[0].listeners.append(lambda note: note.kind == "presence" and notices.append(note.text))
+    # seat 2 crashes in the middle of step 1's sequential turn of seat 0
+    transports[2].kill()
+    await peers[2].stop(clean=False)
+    await settle()
+    assert notices and "P2 is offline" in notices[-1]
+    peers[0].decide(Pick(True))  # step 1; seat 2 misses it
+    await settle()
+    assert peers[0].lockstep.step == 2
+    again = MemoryTransport(broker)
+    await again.start()
+    resumed = await join_game(again, ids[2], peers[0].lockstep.gid, name="P2", game=GAME, persist=True)
+    await until(lambda: resumed.lockstep.step == 2)
+    assert resumed.lockstep.hash == peers[0].lockstep.hash
+    assert notices[-1] == "P2 is back online"
+    peers[2] = resumed
+    await finish(peers)
+    _agree(peers)
+    assert len(peers[0].lockstep.game_log.steps) == peers[0].lockstep.step
+
+
+async def test_a_watcher_follows_the_public_view() -> None:
+    broker, transports, peers = await memory_table(2, options={"rounds": 2})
+    watcher_t = MemoryTransport(broker)
+    await watcher_t.start()
+    watcher = await join_game(watcher_t, Identity.generate(), peers[0].lockstep.gid, game=GAME,
+                              persist=False, watch=True)
+    await finish(peers)
+    await until(lambda: watcher.lockstep.phase == "over")
+    assert watcher.lockstep.my_seat is None
+    assert watcher.lockstep.hash == peers[0].lockstep.hash
+    with pytest.raises(Exception, match="no seat"):
+        watcher.decide(Bid(1))
+    assert asyncio.get_running_loop() is not None
+
+
+async def test_a_seated_peer_that_lost_its_files_gets_its_seat_back_from_the_others() -> None:
+    from net.transport import MemoryBroker
+
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(2)]
+    ids = [Identity.generate() for _ in range(2)]
+    for t in transports:
+        await t.start()
+    peers = await table_of(2, transports, options={"rounds": 3}, identities=ids)
+    await until(lambda: all(p.lockstep.phase == "play" for p in peers))
+    for seat, p in enumerate(peers):
+        p.decide(Bid(1 + seat))
+    await settle()
+    transports[1].kill()
+    await peers[1].stop(clean=False)
+    fresh = MemoryTransport(broker)
+    await fresh.start()
+    again = await join_game(fresh, ids[1], peers[0].lockstep.gid, name="P1", game=GAME, persist=False)
+    await until(lambda: again.lockstep.step == peers[0].lockstep.step)
+    assert again.lockstep.my_seat == 1 and again.lockstep.hash == peers[0].lockstep.hash
+    with pytest.raises(Refused, match="already started and you have no seat"):
+        await join_game(fresh, Identity.generate(), peers[0].lockstep.gid, game=GAME, persist=False, timeout=0.5)
+    await finish([peers[0], again])
+    _agree([peers[0], again])
+
+
+@pytest.fixture(scope="module")
+def finished_game_log():
+    """Every accepted envelope of one finished 3-seat game (setup and all steps)."""
+
+    async def play():
+        _, _, peers = await memory_table(3, options={"rounds": 3})
+        await finish(peers)
+        return [raw for _, raw in peers[0].lockstep.accepted], peers[0].lockstep.hash, peers[0].lockstep.gid
+
+    return asyncio.run(play())
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_order_comes_from_steps_and_the_chain_not_from_the_broker(finished_game_log, data) -> None:
+    """Any delivery order, with duplicates, ends in the same state: early messages wait,
+    duplicates are ignored; what was dropped (an early reveal) comes back through sync."""
+    from net.codec import decode_envelope
+    from net.lockstep import Lockstep
+
+    raws, final_hash, gid = finished_game_log
+    shuffled = data.draw(st.permutations(raws), label="order")
+    dupes = data.draw(st.lists(st.sampled_from(raws), max_size=10), label="duplicates")
+    follower = Lockstep(GAME, gid, Identity.generate())
+    for raw in shuffled + dupes:
+        follower.receive(decode_envelope(raw))
+        assert not follower.frozen, follower.frozen
+    for raw in raws:  # what a sync answer would resend
+        follower.receive(decode_envelope(raw))
+    assert follower.phase == "over" and follower.hash == final_hash
+
+
+async def test_a_long_log_is_synced_in_chunks_under_the_size_limit() -> None:
+    from net.codec import MAX_SIZE
+
+    broker, _, peers = await memory_table(6, options={"rounds": 20})
+    await finish(peers)
+    sizes = []
+    late = MemoryTransport(broker)
+    await late.start()
+    await late.subscribe(peers[0].topics.sync, lambda t, p, r: b"\xa4sync" in p and sizes.append(len(p)))
+    watcher = await join_game(late, Identity.generate(), peers[0].lockstep.gid, game=GAME, persist=False,
+                              watch=True, timeout=0.2)
+    await until(lambda: watcher.lockstep.phase == "over")
+    assert watcher.lockstep.hash == peers[0].lockstep.hash
+    per_answer = len(sizes) / len(peers)  # each player answers
+    assert per_answer >= 2 and max(sizes) <= MAX_SIZE

@@ -1,0 +1,41 @@
+"""NetTable: the Table interface over a lockstep peer (what a game screen sees)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import IllegalAction
+from tui.net_table import NetTable
+
+from .fakegame import Bid
+from .helpers import memory_table, settle
+
+
+async def test_net_table_shows_one_seat_and_who_is_awaited() -> None:
+    _, _, peers = await memory_table(3)
+    tables = [NetTable(p, invite=f"mqtt://127.0.0.1:1883/{p.lockstep.gid}") for p in peers]
+    events = []
+    tables[0].subscribe(events.append)
+    t0 = tables[0]
+    assert t0.names == ["P0", "P1", "P2"] and t0.local_seats == (0,)
+    assert t0.awaiting() == {0, 1, 2}
+    assert t0.legal_actions(0) and t0.legal_actions(1) == ()
+    assert t0.view(1) == t0.view(None)  # another seat's view is never shown here
+    with pytest.raises(IllegalAction, match="this terminal plays seat 0"):
+        await t0.submit(1, Bid(1))
+    await t0.submit(0, Bid(2))
+    await settle()
+    assert t0.awaiting() == {1, 2}, "our own pending reveal is not something to wait for"
+    waits = [e for e in events if e.kind == "waiting"]
+    assert waits and waits[-1].text == "waiting for P1, P2" and waits[-1].data["seats"] == [1, 2]
+    who, seconds = t0.waiting_for()
+    assert who == ["P1", "P2"] and seconds >= 0
+    await tables[1].submit(1, Bid(1))
+    await tables[2].submit(2, Bid(3))
+    await settle()
+    assert any(e.kind == "changed" and "P0: bid 2; P1: bid 1; P2: bid 3" in e.text for e in events)
+    await tables[2].chat("well played")
+    await settle()
+    assert t0.chat_lines == ["P2: well played"]
+    assert "P2: well played" in t0.log_lines
+    assert t0.log_lines[0].startswith("Invite code: mqtt://")

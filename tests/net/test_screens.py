@@ -1,0 +1,89 @@
+"""Host and Join screens driven by the Pilot: two app instances, one embedded broker, one game."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from textual.widgets import Input, Static
+
+from net.broker import free_port
+from tui.app import GamenightApp
+from tui.config import BrokerConfig, Config, PlayerConfig, UiConfig
+from tui.games.base import GameScreen
+from tui.net_table import NetTable
+from tui.screens.host import HostScreen
+from tui.screens.join import JoinScreen
+from tui.widgets.chat import ChatPanel
+
+pytestmark = pytest.mark.net
+
+
+def _config(name: str, port: int) -> Config:
+    return Config(player=PlayerConfig(name), broker=BrokerConfig(url=f"mqtt://127.0.0.1:{port}", port=port),
+                  ui=UiConfig(bell=False, bot_delay=0.0))
+
+
+async def _wait(pilot, predicate, timeout: float = 15.0, what: str = "condition") -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise TimeoutError(f"{what} not reached")
+        await pilot.pause(0.05)
+
+
+async def test_pilot_hosts_in_one_app_and_joins_from_another(tmp_path, monkeypatch) -> None:
+    port = free_port()
+    alice = GamenightApp(config=_config("Alice", port))
+    bob = GamenightApp(config=_config("Bob", port))
+    try:
+        async with alice.run_test(size=(100, 32)) as pa, bob.run_test(size=(100, 32)) as pb:
+            # Alice: menu -> Host; 2 players, no bots, on an embedded broker her app starts
+            monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path / "alice"))
+            await pa.press("h")
+            await _wait(pa, lambda: isinstance(alice.screen, HostScreen), what="host screen")
+            await pa.press("down", "left", "left")  # players 4 -> 3 -> 2 (bots follow)
+            await pa.press("down", "right")  # bots 1 -> 0
+            assert alice.screen.query_one("#host-broker", Input).value == "embedded"
+            alice.screen.query_one("#host-broker", Input).focus()
+            await pa.press("enter")
+            host_screen = alice.screen
+            await _wait(pa, lambda: "Invite code" in str(host_screen.query_one("#host-invite", Static).render()),
+                        what="invite code")
+            # Bob: menu -> Join; the open game is listed with its free seat; Enter joins it
+            monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path / "bob"))
+            await pb.press("j")
+            await _wait(pb, lambda: isinstance(bob.screen, JoinScreen), what="join screen")
+            games = bob.screen.query_one("#join-games")
+            await _wait(pb, lambda: bool(games.rows), what="the open game in the list")
+            assert "1/2 seated, 1 free" in str(games.rows[0].text)
+            await pb.press("enter")
+            # both terminals move on to the Money! screen over a NetTable once the seed is agreed
+            await _wait(pa, lambda: isinstance(alice.screen, GameScreen), what="Alice's game screen")
+            await _wait(pb, lambda: isinstance(bob.screen, GameScreen), what="Bob's game screen")
+            ta, tb = alice.screen.table, bob.screen.table
+            assert isinstance(ta, NetTable) and isinstance(tb, NetTable)
+            assert ta.names == tb.names == ["Alice", "Bob"]
+            assert ta.local_seats == (0,) and tb.local_seats == (1,)
+            # one simultaneous bid through each screen: a commit-reveal step over the broker
+            assert ta.awaiting() == {0, 1}
+            await pa.press("space", "enter")
+            await _wait(pa, lambda: ta.awaiting() == {1}, what="Alice's bid committed")
+            await pb.press("space", "enter")
+            await _wait(pa, lambda: ta.lockstep.step >= 1 and tb.lockstep.step >= 1, what="the bid step applied")
+            assert ta.lockstep.hash == tb.lockstep.hash
+            # chat through the reusable panel (mounted here by hand: the lead wires it into screens)
+            await alice.screen.mount(ChatPanel(ta))
+            panel = alice.screen.query_one(ChatPanel)
+            panel.focus_input()
+            await pa.press(*"hi", "enter")
+            await _wait(pb, lambda: "Alice: hi" in tb.chat_lines, what="chat line at Bob's")
+            await tb.close()
+            await ta.close()  # the host's table owns the embedded broker: closing stops it
+            with pytest.raises(OSError):
+                await asyncio.open_connection("127.0.0.1", port)
+    finally:
+        for app in (alice, bob):
+            for table in list(app.tables):
+                await table.close()
