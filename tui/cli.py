@@ -122,14 +122,28 @@ def cmd_resume(args: argparse.Namespace) -> int:
     from tui.local_table import SaveError, last_save_path, load_save
 
     path = Path(args.file) if args.file else last_save_path()
+    if not args.file and _network_game_is_newer(path):
+        from tui.cli_net import resume_last_network
+
+        return resume_last_network()
     if path is None:
-        raise CliError("there is no saved game to resume")
+        raise CliError("there is no saved game to resume (local or network)")
     config = load_config()
     try:
         table = load_save(path, bot_delay=config.ui.bot_delay)
     except SaveError as exc:
         raise CliError(str(exc)) from None
     return _run_app(table, config)
+
+
+def _network_game_is_newer(local_save: Path | None) -> bool:
+    """`gamenight resume` continues whichever was played last: a local save or a network game."""
+    from tui.cli_net import last_network_activity
+
+    network = last_network_activity()
+    if network is None:
+        return False
+    return local_save is None or network > local_save.stat().st_mtime
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
@@ -252,7 +266,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--bot-delay", type=float, help="seconds a bot waits before acting (default from config)")
     play.set_defaults(func=cmd_play)
 
-    resume = sub.add_parser("resume", help="continue the last local game")
+    resume = sub.add_parser("resume", help="continue the last game (local, or a network game to rejoin)")
     resume.add_argument("file", nargs="?", help="a .save file (default: the last game)")
     resume.set_defaults(func=cmd_resume)
 

@@ -259,11 +259,19 @@ def resume_last_network(config: Any = None) -> int:
 
 
 def has_unfinished_network_game() -> bool:
+    return last_network_activity() is not None
+
+
+def last_network_activity() -> float | None:
+    """When this machine last wrote to its most recent unfinished network game (None: none)."""
+    from net.store import games_dir
+
     try:
-        _last_network_game()
+        _, gid = _last_network_game()
     except Exception:
-        return False
-    return True
+        return None
+    files = [p for p in (games_dir() / gid).rglob("*") if p.is_file()]
+    return max((p.stat().st_mtime for p in files), default=0.0)
 
 
 def _my_meta(gid: str) -> dict[str, Any]:

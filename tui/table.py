@@ -39,6 +39,8 @@ class Table(ABC):
     names: list[str]
     local_seats: tuple[Seat, ...]
     """Seats played by humans at this terminal (several = hot seat; none = spectator)."""
+    leave_warning: str = ""
+    """What leaving costs the others (e.g. the host's embedded broker stops), said on leaving."""
 
     def __init__(self) -> None:
         self._listeners: list[Listener] = []

@@ -73,12 +73,13 @@ async def test_pilot_hosts_in_one_app_and_joins_from_another(tmp_path, monkeypat
             await pb.press("space", "enter")
             await _wait(pa, lambda: ta.lockstep.step >= 1 and tb.lockstep.step >= 1, what="the bid step applied")
             assert ta.lockstep.hash == tb.lockstep.hash
-            # chat through the reusable panel (mounted here by hand: the lead wires it into screens)
-            await alice.screen.mount(ChatPanel(ta))
-            panel = alice.screen.query_one(ChatPanel)
-            panel.focus_input()
-            await pa.press(*"hi", "enter")
+            # chat: every networked game screen has the panel; ctrl+t types, Escape goes back
+            assert bob.screen.query(ChatPanel)
+            await pa.press("ctrl+t", *"hi", "enter", "escape")
             await _wait(pb, lambda: "Alice: hi" in tb.chat_lines, what="chat line at Bob's")
+            await _wait(pb, lambda: any("Alice: hi" in str(line) for line in
+                                        bob.screen.query_one(ChatPanel).query_one("RichLog").lines),
+                        what="chat line in Bob's panel")
             await tb.close()
             await ta.close()  # the host's table owns the embedded broker: closing stops it
             with pytest.raises(OSError):

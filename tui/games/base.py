@@ -30,6 +30,7 @@ from ..screens.dialogs import ConfirmDialog
 from ..screens.pass_to import PassToScreen
 from ..table import Table, TableEvent
 from ..widgets import GameLogPanel, Scoreboard
+from ..widgets.chat import ChatPanel
 
 log = logging.getLogger(__name__)
 STYLES = Path(__file__).resolve().parent.parent / "styles"
@@ -45,6 +46,7 @@ class GameScreen(Screen[None]):
         Binding("f1,question_mark", "help", "Help", show=True),
         Binding("escape", "leave", "Menu", show=True),
         Binding("e", "results", "Results", show=True),
+        Binding("ctrl+t", "chat", "Chat", show=True),
     ]
 
     def __init__(self, table: Table) -> None:
@@ -117,6 +119,8 @@ class GameScreen(Screen[None]):
             with Vertical(id="side"):
                 yield Scoreboard(id="scoreboard")
                 yield GameLogPanel(id="game-log")
+                if self.has_chat:
+                    yield ChatPanel(self.table)
         yield Static("", id="message", markup=False)
         yield Static("", id="waiting", markup=False)
         yield Footer()
@@ -145,7 +149,8 @@ class GameScreen(Screen[None]):
     def _handle_event(self, event: TableEvent) -> None:
         if not self.is_attached:
             return
-        if event.text and event.kind in ("changed", "chat", "error", "desync", "over", "presence"):
+        logged = ("changed", "error", "desync", "over", "presence") + (() if self.has_chat else ("chat",))
+        if event.text and event.kind in logged:
             self.query_one("#game-log", GameLogPanel).add(event.text)
         if event.kind in ("error", "desync"):
             self.show_message(event.text, error=True)
@@ -247,7 +252,18 @@ class GameScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "results":
             return self.table.is_over()
+        if action == "chat":
+            return self.has_chat
         return True
+
+    @property
+    def has_chat(self) -> bool:
+        """Networked tables carry a signed chat; a local table has nobody to talk to."""
+        return bool(getattr(self.table, "supports_chat", False))
+
+    def action_chat(self) -> None:
+        if self.has_chat:
+            self.query_one(ChatPanel).focus_input()
 
     def action_results(self) -> None:
         if self.table.is_over():
@@ -262,6 +278,8 @@ class GameScreen(Screen[None]):
             question = "Leave this game? It is saved: continue it from the menu."
         else:
             question = "Leave this game?"
+        if self.table.leave_warning and not self.table.is_over():
+            question += "\n" + self.table.leave_warning
         self.app.push_screen(ConfirmDialog(question), self._leave_answer)
 
     def _leave_answer(self, yes: bool | None) -> None:

@@ -191,6 +191,11 @@ class HostScreen(Screen[None]):
             return
         self.session = session
         self.table = NetTable(session.peer, invite=session.invite, closers=[session.close])
+        if request.settings is None or request.settings.broker == "embedded":
+            self.table.leave_warning = (
+                "The game's broker runs in this terminal: leaving stops it and the others wait "
+                "until you rejoin (gamenight join or resume)."
+            )
         self.table.subscribe(self._on_event)
         self.query_one("#host-invite", Static).update(f"Invite code:  {session.invite}")
         self._draw_seats()

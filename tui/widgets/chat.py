@@ -28,6 +28,7 @@ class ChatPanel(Vertical):
     def __init__(self, table: Table, *, id: str | None = "chat", classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.table = table
+        self._focus_before = None
 
     def compose(self) -> ComposeResult:
         log = RichLog(wrap=True, markup=False, max_lines=300, auto_scroll=True, min_width=10)
@@ -50,6 +51,7 @@ class ChatPanel(Vertical):
             self.query_one(RichLog).write(line)
 
     def focus_input(self) -> None:
+        self._focus_before = self.screen.focused  # where Escape hands the keyboard back
         self.query_one(Input).focus()
 
     async def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -60,4 +62,5 @@ class ChatPanel(Vertical):
             await self.table.chat(text)
 
     def action_leave_chat(self) -> None:
-        self.screen.set_focus(None)
+        before = self._focus_before
+        self.screen.set_focus(before if before is not None and before.is_attached else None)
