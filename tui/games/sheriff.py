@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from functools import wraps
 from typing import Any
 
@@ -32,8 +33,10 @@ from engine.core import HIDDEN
 from engine.sheriff.cards import (
     ASIDE_MAX,
     BAG_MAX,
+    COUNTS_AS,
     EXCHANGES,
     GOODS,
+    HAND_SIZE,
     IDX,
     KIND,
     LEGAL,
@@ -70,6 +73,7 @@ log = logging.getLogger(__name__)
 KIND_STYLE = {"legal": "green", "contraband": "red", "royal": "magenta"}
 GOOD_STYLE = {"apple": "bold green", "cheese": "bold yellow", "bread": "bold #d7875f", "chicken": "bold white"}
 OUTCOME_WORD = {"passed": "passed", "deal": "deal", "inspected": "opened"}
+OUTCOME_SHORT = {"passed": "pass", "deal": "deal", "inspected": "open"}
 REVEAL_SECONDS = 0.35
 """Time between two cards of an opened bag being turned over."""
 
@@ -85,9 +89,14 @@ def good_name(good: str) -> str:
     return "?" if good == HIDDEN else NAME[good]
 
 
-def good_text(good: str, n: int | None = None) -> Text:
-    label = good_name(good) if n is None else f"{good_name(good)} {n}"
-    return Text(label, style=good_style(good))
+def short_name(good: str) -> str:
+    """The good's id as a word ("apple", "green apples"): stand lines are tight at 80 columns."""
+    return "?" if good == HIDDEN else good.replace("_", " ")
+
+
+def good_text(good: str, n: int | None = None, short: bool = False) -> Text:
+    name = short_name(good) if short else good_name(good)
+    return Text(name if n is None else f"{name} {n}", style=good_style(good))
 
 
 def by_kind(cards: Sequence[str]) -> list[tuple[str, int]]:
@@ -99,10 +108,10 @@ def by_kind(cards: Sequence[str]) -> list[tuple[str, int]]:
     return out
 
 
-def goods_text(cards: Sequence[str], sep: str = " · ", empty: str = "nothing") -> Text:
+def goods_text(cards: Sequence[str], sep: str = " · ", empty: str = "nothing", short: bool = False) -> Text:
     if not cards:
         return Text(empty, style="dim")
-    return Text(sep).join(good_text(g, n) for g, n in by_kind(cards))
+    return Text(sep).join(good_text(g, n, short) for g, n in by_kind(cards))
 
 
 def value(cards: Sequence[str]) -> int:
@@ -137,6 +146,11 @@ class TextEntry(Input):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", show=True)]
 
+    @property
+    def focusable(self) -> bool:
+        # Textual's auto focus (e.g. back from the end screen) would pick it even while hidden.
+        return self.display and super().focusable
+
     def action_cancel(self) -> None:
         screen = self.screen
         if isinstance(screen, SheriffScreen):
@@ -157,8 +171,8 @@ class SheriffScreen(GameScreen):
         Binding("2", "pile(2)", "Pile 2", show=True),
         Binding("d", "draw_deck", "Draw pile", show=True),
         Binding("t", "to_top", "On top", show=True),
-        Binding("left", "adjust(-1)", "Less", key_display="←", show=True),
-        Binding("right", "adjust(1)", "More", key_display="→", show=True),
+        Binding("left", "adjust(-1)", "Less", show=False),
+        Binding("right", "adjust(1)", "Change", key_display="←→", show=True),
         *(Binding(str(n), f"digit({n})", show=False) for n in range(10)),
         Binding("backspace", "digit(-1)", show=False),
         Binding("t", "promise", "Promise", show=True),
@@ -191,6 +205,13 @@ class SheriffScreen(GameScreen):
         self._market_key: tuple[Any, ...] = ()
         # opened bags: (round, seat) -> cards turned over so far
         self.turned: dict[tuple[int, int], int] = {}
+        # bag sizes stay public after the bag is emptied: (round, seat) -> cards
+        self.bag_sizes: dict[tuple[int, int], int] = {}
+        # the inspection phase as last seen, shown during the next market: (round, players)
+        self.last_round: tuple[int, tuple[SeatView, ...]] | None = None
+        # this seat's own answers as Sheriff: (round, merchant) -> outcome (the round may end
+        # with that answer, so no view shows its outcome)
+        self.verdicts: dict[tuple[int, int], str] = {}
 
     # ---- layout --------------------------------------------------------------------------
     def compose_board(self) -> ComposeResult:
@@ -258,6 +279,7 @@ class SheriffScreen(GameScreen):
         if fresh:
             self._reset_builders(view, mode)
         self.mode = mode
+        self._remember(view)
         self._track_market(view)
         self.query_one("#piles", Static).update(self._piles_text(view))
         self.query_one("#stands", Static).update(self._stands_text(view))
@@ -269,12 +291,19 @@ class SheriffScreen(GameScreen):
             self._step_key = step_key
             choices = self.query_one("#choices", PickList)
             choices.action_jump(0)
-            if mode and not self._entry_for:
-                choices.focus()
+            if mode and not self._entry_for and not isinstance(self.focused, Input):
+                choices.focus()  # but never out of a box being typed in (the chat)
         if not mode and self._entry_for:
             self.close_entry()
         if not self._entry_for and isinstance(self.focused, TextEntry):
             self.set_focus(None)  # a hidden box must not keep the keyboard
+
+    def _remember(self, view: View) -> None:
+        for p in view.players:
+            if p.bag:
+                self.bag_sizes[(view.round, p.seat)] = len(p.bag)
+        if view.phase in ("inspect", "over") and any(p.outcome for p in view.players):
+            self.last_round = (view.round, view.players)
 
     def _reset_builders(self, view: View, mode: str) -> None:
         self.selected.clear()
@@ -295,7 +324,7 @@ class SheriffScreen(GameScreen):
 
     def status_text(self, view: View) -> str:
         parts = [self.table.game.name, f"round {view.round + 1}/{view.rounds}",
-                 f"Sheriff: {self.player_name(view.sheriff)}", f"draw pile {view.draw_size}"]
+                 f"Sheriff: {self.player_name(view.sheriff)}", f"deck {view.draw_size}"]
         if view.phase == "over":
             parts[1] = "game over"
         who = f"you: {self.player_name(view.seat)}" if view.seat is not None else "watching"
@@ -311,16 +340,13 @@ class SheriffScreen(GameScreen):
         return ["Player", "Gold", "Bag"], rows, highlight
 
     def _bag_cell(self, view: View, p: SeatView) -> Text:
+        """Short: the names need the room (the declared goods are on the board)."""
         if p.seat == view.sheriff:
             return Text("★", style="bold yellow")
         if p.outcome:
-            return Text(OUTCOME_WORD.get(p.outcome, p.outcome), style="dim")
+            return Text(OUTCOME_SHORT.get(p.outcome, p.outcome), style="dim")
         if p.bag:
-            cell = Text(str(len(p.bag)))
-            if p.declared:
-                cell.append(" ")
-                cell.append(p.declared[:5], style=good_style(p.declared))
-            return cell
+            return Text(str(len(p.bag)), style="bold")
         if view.phase == "load" and p.seat in view.active:
             return Text("…", style="dim")
         return Text("")
@@ -344,33 +370,34 @@ class SheriffScreen(GameScreen):
 
     def _stands_text(self, view: View) -> Text:
         out = Text(no_wrap=True, overflow="ellipsis")
+        names = ["You" if p.seat == view.seat else self.player_name(p.seat)[:8] for p in view.players]
+        width = max(len(n) for n in names)  # as narrow as the names allow: stands get long
         for p in view.players:
             if p.seat:
                 out.append("\n")
             mine = p.seat == view.seat
             mark = "★" if p.seat == view.sheriff else " "
-            name = "You" if mine else self.player_name(p.seat)
-            out.append(f"{mark}{name[:8]:<8} ", style="bold" if mine else "")
+            out.append(f"{mark}{names[p.seat]:<{width}} ", style="bold" if mine else "")
             out.append_text(self._stand_text(p, mine or view.phase == "over"))
         return out
 
     def _stand_text(self, p: SeatView, open_: bool) -> Text:
         out = Text()
         if p.stand_up:
-            out.append_text(goods_text(p.stand_up, " "))
+            out.append_text(goods_text(p.stand_up, " ", short=True))
         down = p.stand_down
         if down:
             if p.stand_up:
-                out.append("  ")
+                out.append(" ")
             known = [c for c in down if c != HIDDEN]
             if open_ or len(known) == len(down):
-                out.append("▯ ", style="red")
-                out.append_text(goods_text(down, " "))
+                out.append("▯", style="red")
+                out.append_text(goods_text(down, " ", short=True))
             else:
                 out.append(f"▯{len(down)} face down", style="red")
                 if known:
                     out.append(" incl. ", style="dim")
-                    out.append_text(goods_text(known, " "))
+                    out.append_text(goods_text(known, " ", short=True))
         if not p.stand_up and not down:
             out.append("empty stand", style="dim")
         return out
@@ -383,22 +410,22 @@ class SheriffScreen(GameScreen):
         you = actor == view.seat
         who = "You" if you else (name(actor) if actor >= 0 else "")
         out = Text(style="bold")
-        if view.phase == "over":
-            out.append("The game is over: stands are scored (e shows the results).")
+        if self._entry_for == "demand":
+            out.append("Type your demand: Enter sends it, Esc cancels")
+        elif self._entry_for == "promise":
+            out.append("Type your promise (binds nothing): Enter keeps it, Esc cancels")
+        elif view.phase == "over":
+            out.append("Game over: every stand is open (e: the results)")
         elif mode == "aside":
-            n = len(self.selected)
-            out.append(f"Market: set aside up to {ASIDE_MAX} cards (space), then Enter. ")
-            out.append(f"{plural(n, 'card')} chosen" if n else "None = keep your hand.", style="not bold")
+            out.append(f"Market: mark up to {ASIDE_MAX} cards to set aside, Enter")
         elif mode == "draw":
-            missing = len(self.me.set_aside) - len(self.draws) if self.me else 0
-            out.append("Market: draw a card (1, 2 = discard pile top; d = draw pile)")
-            if missing > 0:
-                out.append(f" · {missing} to go", style="not bold")
+            missing = HAND_SIZE - len(self.me.hand) if self.me else 0
+            out.append(f"Draw {missing} more: 1 / 2 = a pile's top, d = draw pile" if missing > 0
+                       else "Draw: 1 / 2 = a pile's top, d = draw pile")
         elif mode == "discard":
-            out.append("Market: discard your set-aside cards onto pile 1 or 2 (last = top)")
+            out.append("Discard onto pile 1 or 2 (t = put on top)")
         elif mode == "load":
-            out.append(f"Load your bag: 1 to {min(BAG_MAX, len(self.me.hand))} cards (space), then Enter. ")
-            out.append(f"{plural(len(self.selected), 'card')} in", style="not bold")
+            out.append(f"Load your bag: mark 1 to {min(BAG_MAX, len(self.me.hand))} cards, Enter")
         elif mode == "declare":
             out.append(f"Declare your bag of {plural(len(self.me.bag), 'card')}: pick the good")
         elif mode == "choose":
@@ -406,9 +433,11 @@ class SheriffScreen(GameScreen):
         elif mode == "offer":
             out.append(f"Make an offer to Sheriff {name(view.sheriff)} (exchange {view.exchange}/{EXCHANGES})")
         elif mode == "answer":
-            out.append(f"Answer {name(view.merchant)}'s offer (exchange {view.exchange}/{EXCHANGES})")
+            out.append(f"Answer {name(view.merchant)}'s offer" if view.offer is not None
+                       else f"{name(view.merchant)} has made no offer")
+            out.append(f" (exchange {view.exchange}/{EXCHANGES})")
         elif mode == "confiscate":
-            out.append("Place the confiscated cards on pile 1 or 2 (last = top)")
+            out.append("Confiscated: put them on pile 1 or 2 (last = top)")
         elif mode == "pay":
             out.append(f"Pay your debt with goods: {view.debt.amount} still owed" if view.debt else "Pay with goods")
         elif view.phase == "market":
@@ -446,6 +475,15 @@ class SheriffScreen(GameScreen):
     def _detail_lines(self, view: View) -> list[Text]:
         mode = self.mode
         lines: list[Text] = []
+        me = self.me
+        if me is not None and me.bag and mode != "offer":
+            line = Text("Your bag: ", style="bold")
+            line.append_text(goods_text(me.bag))
+            if me.declared:
+                line.append(f" · declared {len(me.bag)} {good_name(me.declared)}")
+            lines.append(line)
+        if mode == "draw" and me is not None and me.set_aside:
+            lines.append(Text("Set aside: ", style="bold").append_text(goods_text(me.set_aside)))
         if mode in ("draw", "discard") and self.draws:
             line = Text("Drawn: ", style="bold")
             line.append_text(Text(", ").join(
@@ -458,26 +496,53 @@ class SheriffScreen(GameScreen):
             lines.append(line)
         if view.phase == "inspect":
             lines.extend(self._negotiation_lines(view))
+        elif view.phase == "declare":
+            bags = self._bags_line(view, view.players, title="Declared: ")
+            if bags is not None:
+                lines.append(bags)
+        elif view.phase in ("market", "load") and mode not in ("draw", "discard"):
+            lines.extend(self._last_round_lines(view))
         if mode == "offer":
             lines.extend(self._offer_consequences(view))
         if mode == "confiscate" and view.merchant >= 0:
             owed = fine(view.confiscated)
             lines.append(Text(f"{self.player_name(view.merchant)} then owes you {owed} gold in fines.", style="dim"))
         if mode == "pay" and view.debt is not None:
-            lines.append(Text(f"Your gold is gone; hand over goods to {self.player_name(view.debt.creditor)} "
-                              "(legal goods first, no change given).", style="dim"))
-        me = self.me
-        if me is not None and me.bag and view.phase in ("load", "declare", "inspect") and mode != "offer":
-            line = Text("Your bag: ", style="bold")
-            line.append_text(goods_text(me.bag))
-            if me.declared:
-                line.append(f" · declared {len(me.bag)} {good_name(me.declared)}")
-            lines.append(line)
+            lines.append(Text(f"No gold left: pay {self.player_name(view.debt.creditor)} in goods "
+                              "(legal first, no change)", style="dim"))
         return lines
+
+    def _declared_text(self, view: View, p: SeatView, round_: int | None = None) -> Text:
+        size = self.bag_sizes.get((view.round if round_ is None else round_, p.seat))
+        out = Text(f"{size} " if size else "")
+        out.append_text(good_text(p.declared, short=True))
+        return out
+
+    def _bags_line(self, view: View, players: Sequence[SeatView], round_: int | None = None,
+                   title: str = "Bags: ") -> Text | None:
+        """Every declared bag of a round with what became of it."""
+        parts = []
+        for p in players:
+            if not p.declared:
+                continue
+            part = Text("You" if p.seat == view.seat else self.player_name(p.seat), style="bold")
+            part.append(" ")
+            part.append_text(self._declared_text(view, p, round_))
+            if p.outcome:
+                part.append(f" {OUTCOME_WORD.get(p.outcome, p.outcome)}", style="dim")
+            parts.append(part)
+        if not parts:
+            return None
+        return Text(title, style="bold").append_text(Text(" · ").join(parts))
 
     def _negotiation_lines(self, view: View) -> list[Text]:
         name = self.player_name
+        mode = self.mode
         lines: list[Text] = []
+        if mode not in ("offer", "answer", "choose"):
+            bags = self._bags_line(view, view.players)
+            if bags is not None:
+                lines.append(bags)
         if view.conditions:
             line = Text("Accepted: ", style="bold")
             line.append(", ".join(f"{kind} {name(x)}" for kind, x in view.conditions))
@@ -485,21 +550,35 @@ class SheriffScreen(GameScreen):
         merchant = view.merchant if view.merchant >= 0 else (view.talk[0][0] if view.talk else -1)
         if merchant >= 0:
             m = view.players[merchant]
-            head = Text(f"{name(merchant)}", style="bold")
+            head = Text(f"{'You' if merchant == view.seat else name(merchant)}", style="bold")
             if m.declared:
-                count = len(m.bag) or len(m.revealed)
-                head.append(f" declared {count} " if count else " declared ")
-                head.append_text(good_text(m.declared))
-            if view.merchant >= 0 and view.step in ("offer", "answer"):
-                head.append(f" · exchange {view.exchange}/{EXCHANGES}", style="dim")
-            elif m.outcome:
+                head.append(" declared ")
+                head.append_text(self._declared_text(view, m))
+            if m.outcome:
                 head.append(f" · {OUTCOME_WORD.get(m.outcome, m.outcome)}", style="dim")
             lines.append(head)
-            for seat, action in view.talk[-4:]:
+            for seat, action in view.talk[-(2 if mode == "offer" else 3):]:
                 lines.append(self._talk_line(view, seat, action))
-        for p in view.players:  # every bag opened this round, turned over card by card
+        if mode != "offer":
+            for p in view.players:  # every bag opened this round, turned over card by card
+                if p.revealed:
+                    lines.append(self._revealed_line(view, p))
+        return lines
+
+    def _last_round_lines(self, view: View) -> list[Text]:
+        """During the market: what became of last round's bags (the view forgets them)."""
+        if self.last_round is None or self.last_round[0] != view.round - 1:
+            return []
+        round_, seen = self.last_round
+        players = [p if p.outcome or not p.declared
+                   else replace(p, outcome=self.verdicts.get((round_, p.seat), "")) for p in seen]
+        lines = []
+        bags = self._bags_line(view, players, round_, f"Round {round_ + 1}: ")
+        if bags is not None:
+            lines.append(bags)
+        for p in players:
             if p.revealed:
-                lines.append(self._revealed_line(view, p))
+                lines.append(self._revealed_line(view, p, round_))
         return lines
 
     def _talk_line(self, view: View, seat: int, action: object) -> Text:
@@ -536,21 +615,21 @@ class SheriffScreen(GameScreen):
             parts.append(Text(f'"{offer.promise}"', style="italic"))
         return Text("; ").join(parts) if parts else Text("nothing", style="dim")
 
-    def _revealed_line(self, view: View, p: SeatView) -> Text:
-        key = (view.round, p.seat)
-        shown = self.turned.setdefault(key, 0)
-        line = Text(f"{'Your' if p.seat == view.seat else self.player_name(p.seat) + chr(39) + 's'} bag opened: ",
-                    style="bold")
+    def _revealed_line(self, view: View, p: SeatView, round_: int | None = None) -> Text:
+        key = (view.round if round_ is None else round_, p.seat)
+        shown = self.turned.setdefault(key, 0) if round_ is None else len(p.revealed)
+        owner = "Your opened bag" if p.seat == view.seat else f"{self.player_name(p.seat)}'s bag"
+        line = Text(f"{owner}: ", style="bold")
         for card in p.revealed[:shown]:
             ok = card == p.declared
-            line.append_text(good_text(card))
-            line.append(" ✓ " if ok else " ✗ ", style="green" if ok else "bold red")
+            line.append_text(good_text(card, short=True))
+            line.append("✓ " if ok else "✗ ", style="green" if ok else "bold red")
         hidden = len(p.revealed) - shown
         if hidden > 0:
             line.append("▮ " * hidden, style="dim")
         else:
             lies = [c for c in p.revealed if c != p.declared]
-            line.append(f"fined {fine(lies)}" if lies else f"honest: Sheriff pays {fine(p.revealed)}",
+            line.append(f"lie: fine {fine(lies)}" if lies else f"honest: paid {fine(p.revealed)}",
                         style="bold red" if lies else "bold green")
         return line
 
@@ -573,12 +652,13 @@ class SheriffScreen(GameScreen):
 
     # ---- consequences shown with each choice ---------------------------------------------
     def _inspection_outcome(self, bag: Sequence[str], declared: str) -> str:
-        kept = [c for c in bag if c == declared]
+        """What opening this bag would do, in a few words (for the merchant who knows it)."""
         lies = [c for c in bag if c != declared]
         if not lies:
-            return f"honest: if opened, the Sheriff pays you {fine(bag)}"
-        return (f"a lie: if opened, {len(kept)} kept, "
-                f"{', '.join(good_name(c) for c in lies)} confiscated, you pay {fine(lies)}")
+            return f"honest: Sheriff pays you {fine(bag)}"
+        kept = len(bag) - len(lies)
+        lost = ", ".join(f"{short_name(g)} {n}" for g, n in by_kind(lies))
+        return f"lie: {kept} kept, you pay {fine(lies)} ({lost} lost)"
 
     def _offer_consequences(self, view: View) -> list[Text]:
         me = self.me
@@ -593,21 +673,20 @@ class SheriffScreen(GameScreen):
             passing.remove(card)
         line = Text("Accepted: ", style="green")
         line.append(f"you give {self.gold} gold" if self.gold else "no gold")
-        if self.stand_pick:
-            line.append(" + stand goods")
+        given = [g for g in GOODS for _ in range(self.stand_pick[g])]
+        if given:
+            line.append(" + ")
+            line.append_text(goods_text(given, " ", short=True))
         if delivered:
             line.append(" + from the bag " + ", ".join(good_name(c) for c in delivered))
-        line.append("; keep ")
-        line.append_text(goods_text(passing, " ", "nothing"))
+        line.append("; to your stand: ")
+        line.append_text(goods_text(passing, " ", "nothing", short=True))
         lines.append(line)
-        lines.append(Text("Inspected: ", style="red").append(
-            self._inspection_outcome(me.bag, me.declared).replace("if opened, ", "")))
+        lines.append(Text("Inspected: ", style="red").append(self._inspection_outcome(me.bag, me.declared)))
         return lines
 
     def _answer_consequence(self, view: View, action: object) -> str:
         m = view.players[view.merchant] if view.merchant >= 0 else None
-        size = len(m.bag) if m else 0
-        declared = m.declared if m else ""
         if isinstance(action, Accept) and isinstance(view.offer, Offer):
             o = view.offer
             gets = []
@@ -616,18 +695,18 @@ class SheriffScreen(GameScreen):
             if o.stand_goods:
                 gets.append(", ".join(good_name(c) for c in o.stand_goods))
             if o.bag_goods:
-                gets.append("up to " + ", ".join(good_name(c) for c in o.bag_goods) + " from the bag")
-            text = ("you get " + " + ".join(gets)) if gets else "you get nothing but words"
+                gets.append("bag: " + ", ".join(good_name(c) for c in o.bag_goods) + " if there")
+            text = ("get " + " + ".join(gets)) if gets else "get nothing"
             for kind, x in o.conditions:
-                text += f"; you must {kind} {self.player_name(x)}"
-            return text + "; the bag passes unopened"
+                text += f"; must {kind} {self.player_name(x)}"
+            return text + "; bag passes"
         if isinstance(action, Pass):
-            return "the bag passes unopened; you get nothing"
+            return "bag passes; you get nothing"
         if isinstance(action, Inspect):
-            honest = size * PENALTY[IDX[declared]] if declared else 0
-            return f"honest: you pay {honest}; a lie: they pay 2-5 per wrong card"
+            honest = len(m.bag) * PENALTY[IDX[m.declared]] if m and m.declared else 0
+            return f"honest: you pay {honest}; lie: they pay fines"
         if isinstance(action, Demand):
-            return f"ask for more (exchange {view.exchange + 1}/{EXCHANGES} follows; not binding)"
+            return f"ask for more, exchange {view.exchange + 1}/{EXCHANGES}"
         return ""
 
     # ---- the pick list ----------------------------------------------------------------
@@ -657,10 +736,10 @@ class SheriffScreen(GameScreen):
         elif mode == "declare" and me is not None:
             for good in LEGAL:
                 action = Declare(good)
-                text = Text.assemble(f"{len(me.bag)} ", good_text(good), " — ",
-                                     (self._inspection_outcome(me.bag, good), "dim"))
-                if good not in [GOODS[i] for i in goods_in_game(view.n_players, view.royal_goods)]:
-                    text.append(" (not in this game)", style="dim")
+                text = Text.assemble(f"{len(me.bag)} ", good_text(good))
+                if IDX[good] not in goods_in_game(view.n_players, view.royal_goods):
+                    text.append(" (none in this game)", style="dim")
+                text.append_text(Text.assemble(" — ", (self._inspection_outcome(me.bag, good), "dim")))
                 rows.append(PickRow(action, text, action in legal))
         elif mode == "choose":
             for seat in view.pending:
@@ -676,8 +755,8 @@ class SheriffScreen(GameScreen):
         elif mode == "offer" and me is not None:
             rows = self._offer_rows(view)
         elif mode == "answer":
-            for key, label in (("accept", "a Accept"), ("demand", "d Demand more…"),
-                               ("pass", "p Pass"), ("inspect", "i Inspect")):
+            for key, label in (("accept", "a Accept "), ("demand", "d Demand…"),
+                               ("pass", "p Pass   "), ("inspect", "i Inspect")):
                 action = self._answer_action(key)
                 if action is None:
                     continue
@@ -694,10 +773,13 @@ class SheriffScreen(GameScreen):
     def _hand_row(self, index: int, card: str) -> PickRow:
         on = index in self.selected
         kind = KIND[IDX[card]]
+        if card in COUNTS_AS:  # royal goods count as several legal goods for King and Queen
+            base, times = COUNTS_AS[card]
+            kind = f"royal={times} {base}"
         text = Text.assemble(
             ("[x] " if on else "[ ] ", "bold green" if on else "dim"),
-            (f"{good_name(card):<18}", good_style(card)),
-            (f"value {VALUE[IDX[card]]} fine {PENALTY[IDX[card]]}  {kind}", "dim"),
+            (f"{good_name(card):<15} ", good_style(card)),
+            (f"value {VALUE[IDX[card]]} fine {PENALTY[IDX[card]]} {kind}", "dim"),
         )
         return PickRow(index, text)
 
@@ -715,11 +797,14 @@ class SheriffScreen(GameScreen):
                     good_text(good), (f"  of {stand[good]}", "dim"))))
         in_bag = Counter(me.bag)
         allowed = [GOODS[i] for i in goods_in_game(view.n_players, view.royal_goods)]
+        bag_rows = []
         for good in sorted(allowed, key=lambda g: (not in_bag[g], IDX[g])):
-            note = f"  ({in_bag[good]} really in it)" if in_bag[good] else "  (not in it)"
-            rows.append(PickRow(("bag", good), Text.assemble(
+            note = f"  ({in_bag[good]} really in it)" if in_bag[good] else "  (not in it: a bluff)"
+            bag_rows.append(PickRow(("bag", good), Text.assemble(
                 ("From bag   ", "bold"), ("◂ ", "dim"), (f"{self.bag_claim[good]:>2}", "bold"), (" ▸ ", "dim"),
                 good_text(good), (note, "dim"))))
+        real = sum(1 for g in allowed if in_bag[g])
+        rows.extend(bag_rows[:real])
         for x in view.pending:
             if x == view.seat:
                 continue
@@ -729,6 +814,7 @@ class SheriffScreen(GameScreen):
                 (" ▸ ", "dim"), f"you {kind or 'inspect/pass'} {self.player_name(x)}")))
         promise = self.promise or "(none: press t to type one)"
         rows.append(PickRow(("promise",), Text.assemble(("Promise    ", "bold"), (promise, "italic"))))
+        rows.extend(bag_rows[real:])
         return rows
 
     def _hand_line(self, view: View) -> Text:
@@ -737,12 +823,13 @@ class SheriffScreen(GameScreen):
             return Text("Hands are hidden: you are watching.", style="dim")
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(f"Your hand ({len(me.hand)}): ", style="bold")
-        out.append_text(goods_text(me.hand, " ", "empty"))
+        out.append_text(goods_text(me.hand, " ", "empty", short=True))
         if self.mode in ("aside", "load"):
             out = Text(no_wrap=True, overflow="ellipsis")
             picked = [me.hand[i] for i in sorted(self.selected) if i < len(me.hand)]
             out.append("Set aside: " if self.mode == "aside" else "Bag: ", style="bold")
-            out.append_text(goods_text(picked, " · ", "nothing yet"))
+            empty = "nothing (Enter keeps your hand)" if self.mode == "aside" else "nothing yet"
+            out.append_text(goods_text(picked, " · ", empty))
         return out
 
     # ---- the market as this seat saw it ---------------------------------------------------
@@ -791,8 +878,12 @@ class SheriffScreen(GameScreen):
 
     def _send(self, action: object) -> None:
         """Send a built action; an illegal one still goes, so the engine says why in words."""
+        view = self.view
         if action not in self.legal:
             log.debug("sending %r although it is not among the legal actions", action)
+        elif view is not None and self.mode == "answer" and isinstance(action, (Accept, Pass, Inspect)):
+            outcome = {Accept: "deal", Pass: "passed", Inspect: "inspected"}[type(action)]
+            self.verdicts[(view.round, view.merchant)] = outcome
         self.submit(action)
 
     @guarded
@@ -938,7 +1029,9 @@ class SheriffScreen(GameScreen):
         entry.value = text
         entry.placeholder = placeholder
         entry.display = True
-        entry.focus()
+        self.set_focus(entry)  # at once: keys typed right after d or t must land in the box
+        if self.view is not None:
+            self.query_one("#prompt", Static).update(self._prompt_text(self.view))
         self.refresh_bindings()
 
     def close_entry(self) -> None:
@@ -947,11 +1040,15 @@ class SheriffScreen(GameScreen):
         entry.display = False
         choices = self.query_one("#choices", PickList)
         if choices.display:
-            choices.focus()
+            self.set_focus(choices)
+        if self.view is not None:
+            self.query_one("#prompt", Static).update(self._prompt_text(self.view))
         self.refresh_bindings()
 
     @guarded
     def on_input_submitted(self, event: Input.Submitted) -> None:
+        if not isinstance(event.input, TextEntry):
+            return  # another box (the chat) handles its own lines
         event.stop()
         text = " ".join(event.value.split())  # one line of printable text
         purpose = self._entry_for
