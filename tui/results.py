@@ -34,6 +34,12 @@ def points(result: Result, seat: int, category: str) -> int | None:
     return sum(found) if found else None
 
 
+def category_label(category: str) -> str:
+    """A category id as a player reads it: "apple_king" -> "Apple king", "sets" -> "Sets"."""
+    text = category.replace("_", " ")
+    return text[:1].upper() + text[1:]
+
+
 def ordinal(place: int) -> str:
     suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
     return f"{place}{suffix}"

@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from engine.core import Result
 
-from ..results import table_rows, winners_line
+from ..results import category_label, table_rows, winners_line
 
 
 class EndScreen(Screen[None]):
@@ -45,7 +45,7 @@ class EndScreen(Screen[None]):
         for seat, name in enumerate(header[1:]):
             table.add_column(name, key=f"seat{seat}")
         for row in rows:
-            cells = [Text(row[0][:1].upper() + row[0][1:], style="bold")] + [Text(cell, justify="right") for cell in row[1:]]
+            cells = [Text(category_label(row[0]), style="bold")] + [Text(cell, justify="right") for cell in row[1:]]
             table.add_row(*cells, key=row[0])
         table.focus()
 
