@@ -59,6 +59,8 @@ def table_rows(names: Sequence[str], result: Result) -> list[list[str]]:
 def format_table(names: Sequence[str], result: Result) -> str:
     """A plain-text table, first column left-aligned and numbers right-aligned."""
     rows = table_rows(names, result)
+    for row in rows[1:-2]:
+        row[0] = category_label(row[0])
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     rule = "  ".join("-" * w for w in widths)
     lines = []

@@ -51,10 +51,15 @@ def breakdown(gold: Sequence[int], stands: Sequence[Sequence[int]]) -> list[list
             ("contraband", by_kind["contraband"]),
             ("royal goods", by_kind["royal"]),
         ])
+    # Every seat lists every King and Queen bonus (0 when not earned), so a score table reads
+    # good by good in the same order for all players.
     for good in LEGAL:
         counts = [king_queen_count(stand, good) for stand in stands]
-        for seat, (title, bonus) in sorted(king_queen(counts, good).items()):
-            rows[seat].append((f"{good}_{title}", bonus))
+        earned = king_queen(counts, good)
+        for title in ("king", "queen"):
+            for seat in range(len(stands)):
+                got = earned.get(seat)
+                rows[seat].append((f"{good}_{title}", got[1] if got and got[0] == title else 0))
     return rows
 
 
