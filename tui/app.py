@@ -29,7 +29,6 @@ from .table import Table
 log = logging.getLogger(__name__)
 
 STYLES = Path(__file__).resolve().parent / "styles"
-NETWORK_SCREENS = {"host": ("tui.screens.host", "HostScreen"), "join": ("tui.screens.join", "JoinScreen")}
 
 
 class GamenightApp(App[int]):
@@ -156,20 +155,11 @@ class GamenightApp(App[int]):
             self.tables.remove(table)
 
     def open_network_screen(self, what: str) -> None:
-        """Host/Join screens come from the network layer; say so plainly if it is missing."""
-        from importlib import import_module
+        """The Host or Join screen (imported on use: the network stack loads only when needed)."""
+        from .screens.host import HostScreen
+        from .screens.join import JoinScreen
 
-        module, name = NETWORK_SCREENS[what]
-        try:
-            screen_type = getattr(import_module(module), name)
-        except (ImportError, AttributeError):
-            log.info("network screen %s not available", module, exc_info=True)
-            self.notify(
-                f"{'Hosting' if what == 'host' else 'Joining'} network games is not available in this build.",
-                title="Not available", severity="warning",
-            )
-            return
-        self.push_screen(screen_type())
+        self.push_screen(HostScreen() if what == "host" else JoinScreen())
 
     # ---- keys --------------------------------------------------------------------------
     def action_help(self) -> None:

@@ -106,12 +106,13 @@ class NewGameScreen(Screen[None]):
         ]
         for spec in game.options:
             if spec.choices:
-                rows.append(PickRow(("option", spec.name), self._row(spec.name.replace("_", " ").capitalize(), str(self.options[spec.name]))))
+                label = spec.name.replace("_", " ").capitalize()
+                rows.append(PickRow(("option", spec.name), self._row(label, _option_text(self.options[spec.name]))))
         self.query_one("#settings", PickList).set_rows(rows)
 
     @staticmethod
     def _row(name: str, value: str) -> Text:
-        return Text.assemble((f"{name:<10}", "bold"), " ◀ ", (value, "bold"), " ▶")
+        return Text.assemble((f"{name:<12}", "bold"), " ◀ ", (value, "bold"), " ▶")
 
     def action_change(self, step: int) -> None:
         if not self.games:
@@ -170,3 +171,10 @@ class NewGameScreen(Screen[None]):
 
     def action_back(self) -> None:
         self.dismiss(None)
+
+
+def _option_text(value: object) -> str:
+    """How an option value reads in the form: on/off for switches, words for ids."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value).replace("_", " ")
