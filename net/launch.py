@@ -74,13 +74,18 @@ class Session:
 
 
 def lan_address() -> str:
-    """This machine's address on the local network (for an invite when binding 0.0.0.0)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
-        try:
-            sock.connect(("10.255.255.255", 1))  # no packet is sent: this only picks a route
-            return sock.getsockname()[0]
-        except OSError:
-            return "127.0.0.1"
+    """This machine's address on the local network (for an invite when binding 0.0.0.0).
+
+    Read from the host name's addresses, so finding it sends nothing anywhere; 127.0.0.1 when
+    the machine has no other IPv4 address.
+    """
+    try:
+        infos = socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)
+    except OSError:
+        return "127.0.0.1"
+    addresses = sorted({info[4][0] for info in infos})
+    outside = [a for a in addresses if not a.startswith("127.")]
+    return outside[0] if outside else "127.0.0.1"
 
 
 async def start_broker(settings: BrokerSettings) -> tuple[str, EmbeddedBroker | None]:
