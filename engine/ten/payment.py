@@ -13,7 +13,7 @@ from math import comb
 
 from ..core import Action, ActionSpace, IllegalAction, Stream
 from .cards import BUST_TOKEN_VALUE, CARD_PAYMENT_VALUE
-from .state import Payment
+from .state import Payment, new_payment
 
 Shape = tuple[int, int, int]
 """(currency tokens, bust tokens, number of collection cards)."""
@@ -56,42 +56,61 @@ def payment_shapes(price: int, currency: int, busts: int, cards: int) -> tuple[S
 
 
 def check_payment(
-    who: str, price: int, payment: object, currency: int, busts: int, collection: Sequence[str]
+    seat: int, price: int, payment: object, currency: int, busts: int, collection: Sequence[str]
 ) -> None:
-    """Raise IllegalAction naming what is wrong with `payment` for `price`."""
+    """Raise IllegalAction naming what is wrong with `seat`'s `payment` for `price`."""
     if type(payment) is not Payment:
-        raise IllegalAction(f"{who} must give a payment")
+        raise IllegalAction(f"seat {seat} must give a payment")
     paid_currency, paid_busts, cards = payment.currency, payment.busts, payment.cards
-    for name, value in (("currency", paid_currency), ("bust", paid_busts)):
-        if type(value) is not int or value < 0:
-            raise IllegalAction(f"{who} cannot pay {value!r} {name} tokens")
+    if type(paid_currency) is not int or paid_currency < 0:
+        raise IllegalAction(f"seat {seat} cannot pay {paid_currency!r} currency tokens")
+    if type(paid_busts) is not int or paid_busts < 0:
+        raise IllegalAction(f"seat {seat} cannot pay {paid_busts!r} bust tokens")
     if paid_currency > currency:
-        raise IllegalAction(f"{who} cannot pay {paid_currency} currency tokens: holds {currency}")
+        raise IllegalAction(
+            f"seat {seat} cannot pay {paid_currency} currency tokens: holds {currency}"
+        )
     if paid_busts > busts:
-        raise IllegalAction(f"{who} cannot pay {paid_busts} bust tokens: holds {busts}")
+        raise IllegalAction(f"seat {seat} cannot pay {paid_busts} bust tokens: holds {busts}")
     if type(cards) is not tuple:
-        raise IllegalAction(f"{who} must name the collection cards paid as a list of card ids")
+        raise IllegalAction(
+            f"seat {seat} must name the collection cards paid as a list of card ids"
+        )
     if cards:
-        if not all(type(card) is str for card in cards):
-            raise IllegalAction(f"{who} must name the collection cards paid as card ids")
-        if any(a >= b for a, b in zip(cards, cards[1:], strict=False)):
-            raise IllegalAction(f"{who} must list the cards paid once each, sorted")
-        held = set(collection)
-        for card in cards:
-            if card not in held:
-                raise IllegalAction(f"{who} cannot pay with {card}: it is not in their collection")
+        _check_cards(seat, cards, collection)
     problem = _shape_problem_cached(price, paid_currency, paid_busts, len(cards))
     if problem:
-        raise IllegalAction(f"{who} cannot pay that way: {problem}")
+        raise IllegalAction(f"seat {seat} cannot pay that way: {problem}")
+
+
+def _check_cards(seat: int, cards: tuple, collection: Sequence[str]) -> None:
+    previous = ""
+    for card in cards:  # one pass for the usual, valid case; the checks below name the fault
+        if type(card) is not str or card <= previous or card not in collection:
+            break
+        previous = card
+    else:
+        return
+    if not all(type(card) is str for card in cards):
+        raise IllegalAction(f"seat {seat} must name the collection cards paid as card ids")
+    if any(a >= b for a, b in zip(cards, cards[1:], strict=False)):
+        raise IllegalAction(f"seat {seat} must list the cards paid once each, sorted")
+    for card in cards:
+        if card not in collection:
+            raise IllegalAction(
+                f"seat {seat} cannot pay with {card}: it is not in their collection"
+            )
 
 
 _shape_problem_cached = lru_cache(maxsize=4096)(shape_problem)
 
 
+ShapeCounts = tuple[tuple[tuple[Shape, int], ...], int]
+"""Each valid shape with its number of payments (card choices), and their sum."""
+
+
 @lru_cache(maxsize=4096)
-def _shape_counts(
-    price: int, currency: int, busts: int, cards: int
-) -> tuple[tuple[tuple[Shape, int], ...], int]:
+def _shape_counts(price: int, currency: int, busts: int, cards: int) -> ShapeCounts:
     """Each valid shape with how many card choices it has (n cards choose k), and their sum."""
     counts = tuple(
         (shape, comb(cards, shape[2])) for shape in payment_shapes(price, currency, busts, cards)
@@ -99,13 +118,26 @@ def _shape_counts(
     return counts, sum(k for _, k in counts)
 
 
-Head = tuple[int, type, "str | None"]
-"""(price, action class, market card or None): Buy(card, payment), Pay(payment), BuyWild(payment)."""
+HeadCounts = tuple[ShapeCounts, ...]
+"""Per head of a space (or per price): its `_shape_counts`."""
+
+
+@lru_cache(maxsize=4096)
+def _counts_by_price(currency: int, busts: int, cards: int) -> HeadCounts:
+    """`_shape_counts` for every price from 0 to the payer's purchasing power (above it
+    there is no payment): one look-up per space, whatever its prices."""
+    power = worth(currency, busts, cards)
+    return tuple(_shape_counts(price, currency, busts, cards) for price in range(power + 1))
+
+
+Head = tuple[int, "Callable[..., Action]", "str | None"]
+"""(price, action maker, market card or None): makes Buy(card, payment), Pay(payment) or
+BuyWild(payment)."""
 
 
 def _make(head: Head, payment: Payment) -> Action:
-    _, kind, card = head
-    return kind(payment) if card is None else kind(card, payment)
+    _, make, card = head
+    return make(payment) if card is None else make(card, payment)
 
 
 class PaymentSpace(ActionSpace):
@@ -115,63 +147,82 @@ class PaymentSpace(ActionSpace):
     without listing; membership is the game's own validation (`contains`).
     """
 
-    __slots__ = ("fixed", "heads", "currency", "busts", "collection", "contains", "_total")
+    __slots__ = (
+        "fixed", "heads", "currency", "busts", "collection", "contains", "_counts", "_total",
+    )
 
     def __init__(
         self,
         fixed: tuple[Action, ...],
-        heads: Sequence[Head],
+        heads: tuple[Head, ...],
         currency: int,
         busts: int,
         collection: tuple[str, ...],
         contains: Callable[[Action], bool],
     ) -> None:
         self.fixed = fixed
-        self.heads = tuple(heads)
+        self.heads = heads
         self.currency = currency
         self.busts = busts
         self.collection = collection
         self.contains = contains
-        self._total = -1
+        self._counts: HeadCounts | None = None
+        self._total = 0
 
-    def _counts(self, head: Head) -> tuple[tuple[tuple[Shape, int], ...], int]:
-        return _shape_counts(head[0], self.currency, self.busts, len(self.collection))
+    def _head_counts(self) -> HeadCounts:
+        counts = self._counts
+        if counts is None:
+            currency, busts, cards = self.currency, self.busts, len(self.collection)
+            table = _counts_by_price(currency, busts, cards)
+            listed = []
+            total = 0
+            for price, _, _ in self.heads:
+                entry = table[price] if price < len(table) else _shape_counts(
+                    price, currency, busts, cards
+                )
+                listed.append(entry)
+                total += entry[1]
+            self._counts = counts = tuple(listed)
+            self._total = total
+        return counts
 
     def __contains__(self, action: object) -> bool:
         return self.contains(action)
 
     def __len__(self) -> int:
-        if self._total < 0:
-            self._total = len(self.fixed) + sum(self._counts(head)[1] for head in self.heads)
-        return self._total
+        if self._counts is None:
+            self._head_counts()
+        return len(self.fixed) + self._total
 
     def __iter__(self) -> Iterator[Action]:
         yield from self.fixed
         ordered = sorted(self.collection)
-        for head in self.heads:
-            for (c, b, k), _ in self._counts(head)[0]:
+        for head, (counts, _) in zip(self.heads, self._head_counts(), strict=True):
+            for (c, b, k), _ in counts:
                 for cards in combinations(ordered, k):
-                    yield _make(head, Payment(c, b, cards))
+                    yield _make(head, new_payment(c, b, cards))
 
     def sample(self, rng: Stream) -> Action:
         """Uniform over the space: one random index, decoded (it is the index in __iter__)."""
-        total = len(self)
+        counts = self._counts
+        if counts is None:
+            counts = self._head_counts()
+        fixed = self.fixed
+        total = len(fixed) + self._total
         if total == 0:
             raise IllegalAction("there is no legal action to choose from")
-        return self._at(rng.below(total))
-
-    def _at(self, r: int) -> Action:
-        if r < len(self.fixed):
-            return self.fixed[r]
-        r -= len(self.fixed)
-        for head in self.heads:
-            counts, head_total = self._counts(head)
+        r = rng.below(total)
+        if r < len(fixed):
+            return fixed[r]
+        r -= len(fixed)
+        for head, (shapes, head_total) in zip(self.heads, counts, strict=True):
             if r >= head_total:
                 r -= head_total
                 continue
-            for (c, b, k), count in counts:
+            for (c, b, k), count in shapes:
                 if r < count:
-                    return _make(head, Payment(c, b, _combination(sorted(self.collection), k, r)))
+                    cards = _combination(sorted(self.collection), k, r) if k else ()
+                    return _make(head, new_payment(c, b, cards))
                 r -= count
         raise IndexError("action index out of range")
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping
 from functools import lru_cache
-from operator import attrgetter
 from typing import Any
 
 from ..core import (
@@ -20,6 +19,8 @@ from ..core import (
 from .cards import (
     BUST_AT_CURRENCY,
     BUST_AT_TOTAL,
+    BUST_TOKEN_VALUE,
+    CARD_PAYMENT_VALUE,
     CARD_TYPES,
     CELL,
     CURRENCY,
@@ -49,7 +50,6 @@ from .state import (
     OVER,
     PAY,
     SOLO_WILD,
-    Auction,
     Bid,
     Buy,
     BuyWild,
@@ -63,8 +63,14 @@ from .state import (
     PlayerView,
     Skip,
     State,
-    TurnEnd,
     View,
+    new_auction,
+    new_buy,
+    new_buy_wild,
+    new_pay,
+    new_state,
+    new_turn_end,
+    new_view,
 )
 
 MAX_PLAYERS = 5
@@ -73,6 +79,7 @@ _NOBODY: frozenset[int] = frozenset()
 _NO_GAINS = tuple((0,) * n for n in range(MAX_PLAYERS + 1))
 _TURN_PHASES = frozenset({DRAW, CHOOSE, BUY, SOLO_WILD})
 """Phases in which the player whose turn it is acts."""
+_BUY_PHASES = (BUY, FINAL_BUY)
 _ROUND_FROM_LEFT = {
     n: tuple(tuple((a + i) % n for i in range(1, n + 1)) for a in range(n))
     for n in range(1, MAX_PLAYERS + 1)
@@ -88,20 +95,50 @@ DISCARD_WILD_ACTION = DiscardWild()
 _BIDS = tuple(Bid(x) for x in range(200))
 _CHOICES_WITH_DRAW = (DRAW_ACTION, CLAIM_NUMBERS_ACTION, CLAIM_CURRENCY_ACTION)
 _CHOICES_LAST_CARD = (CLAIM_NUMBERS_ACTION, CLAIM_CURRENCY_ACTION)
+_DRAW_ONLY = (DRAW_ACTION,)
+_SKIP_ONLY = (SKIP_ACTION,)
+_DISCARD_ONLY = (DISCARD_WILD_ACTION,)
 
 
 def _bid(amount: int) -> Bid:
     return _BIDS[amount] if amount < len(_BIDS) else Bid(amount)
 
 
+@lru_cache(maxsize=1024)
+def _bid_choices(low: int, high: int) -> tuple[Pass | Bid, ...]:
+    """Pass, then every bid from low to high (the legal actions of an auction)."""
+    return (PASS_ACTION,) + tuple(_bid(x) for x in range(low, high + 1))
+
+
+def _acting(state: State) -> int:
+    """The seat that acts now, -1 once the game is over."""
+    phase = state.phase
+    if phase in _TURN_PHASES:
+        return state.turn
+    if phase == AUCTION:
+        return state.auction.bidders[0]
+    if phase == PAY:
+        return state.auction.high_bidder
+    if phase == FINAL_BUY:
+        return state.buyers[0]
+    if phase == OVER:
+        return -1
+    return state.turn
+
+
 def _gain(currency: tuple[int, ...], amount: int, seats) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """Currency after `seats` each gain `amount` tokens (never above the cap), and the gains."""
     after = list(currency)
+    gains = [0] * len(currency)
     for seat in seats:
         held = after[seat]
         if held < TOKEN_CAP:
-            after[seat] = min(TOKEN_CAP, held + amount)
-    return tuple(after), tuple(a - b for a, b in zip(after, currency, strict=True))
+            now = held + amount
+            if now > TOKEN_CAP:
+                now = TOKEN_CAP
+            after[seat] = now
+            gains[seat] = now - held
+    return tuple(after), tuple(gains)
 
 
 def _others(state: State) -> tuple[int, ...]:
@@ -109,61 +146,97 @@ def _others(state: State) -> tuple[int, ...]:
 
 
 def _split_tableau(tableau: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    numbers = tuple(card for card in tableau if card in NUMBER_VALUE)
-    return numbers, tuple(card for card in tableau if card not in NUMBER_VALUE)
+    numbers = tuple([card for card in tableau if card in NUMBER_VALUE])
+    if len(numbers) == len(tableau):
+        return numbers, ()
+    return numbers, tuple([card for card in tableau if card not in NUMBER_VALUE])
 
 
 def _replace_at(values: tuple, seat: int, value: Any) -> tuple:
-    return values[:seat] + (value,) + values[seat + 1 :]
-
-
-_STATE_FIELDS = State.__slots__
-_ALL_FIELDS = attrgetter(*_STATE_FIELDS)
-_FIELD_INDEX = {name: i for i, name in enumerate(_STATE_FIELDS)}
-
-
-def _evolve(state: State, **changes: Any) -> State:
-    """The state with some fields changed (a faster dataclasses.replace: this is the hot path)."""
-    values = list(_ALL_FIELDS(state))
-    for name, value in changes.items():
-        values[_FIELD_INDEX[name]] = value
-    return State(*values)
+    changed = list(values)
+    changed[seat] = value
+    return tuple(changed)
 
 
 def power_of(state: State, seat: int) -> int:
-    return purchasing_power(state.currency[seat], state.busts[seat], len(state.collections[seat]))
+    return (
+        state.currency[seat]
+        + BUST_TOKEN_VALUE * state.busts[seat]
+        + CARD_PAYMENT_VALUE * len(state.collections[seat])
+    )
 
 
-def blocked_cells(collection: tuple[str, ...]) -> set[tuple[int, int]]:
-    """Colour+number of the number cards held: identical market cards cannot be bought."""
-    return {CELL[card] for card in collection if card in CELL}
+_CELL_BIT = {card: 1 << (10 * colour + number) for card, (colour, number) in CELL.items()}
+"""One bit per colour+number (numbers are 1-9): a collection's number cards as one int."""
+_OFFER = {
+    card: (price, _CELL_BIT[card], (price, new_buy, card)) for card, price in NUMBER_VALUE.items()
+}
+"""Per market card: its price, its cell bit and its PaymentSpace head (price, maker, card)."""
 
 
-@lru_cache(maxsize=256)
-def unseen_counts(deck: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+def _buy_heads(state: State, seat: int) -> list[tuple[int, Any, str]]:
+    """The PaymentSpace head of each market card `seat` could buy now: affordable and not
+    identical to a number card it holds."""
+    power = power_of(state, seat)
+    held = 0
+    for card in state.collections[seat]:
+        held |= _CELL_BIT.get(card, 0)
+    return [
+        head
+        for price, bit, head in map(_OFFER.__getitem__, state.market)
+        if price <= power and not held & bit
+    ]
+
+
+Unseen = tuple[tuple[str, int], ...]
+
+
+def unseen_counts(deck: tuple[str, ...]) -> Unseen:
     """(type id, copies) of the cards nobody has seen: the deck's contents, not its order."""
     return tuple(sorted(Counter(map(TYPE_OF.__getitem__, deck)).items()))
-
-
-def bust_cards(total: int, currency_sum: int, unseen: tuple[tuple[str, int], ...]) -> int:
-    """Unseen cards that would bust a player at this running total and currency total if drawn
-    next (public: the deck holds exactly the cards nobody has seen)."""
-    room_numbers = BUST_AT_TOTAL - total
-    room_currency = BUST_AT_CURRENCY - currency_sum
-    count = 0
-    for card_type, copies in unseen:
-        kind, number, value = _TYPE_FACTS[card_type]
-        if kind == NUMBER and number >= room_numbers or kind == CURRENCY and value >= room_currency:
-            count += copies
-    return count
 
 
 _TYPE_FACTS = {t.id: (t.kind, t.number, t.value) for t in CARD_TYPES.values()}
 
 
 @lru_cache(maxsize=4096)
-def _score_now(collection: tuple[str, ...]) -> int:
-    return collection_total(collection)
+def _player_view(seat: int, collection: tuple[str, ...], currency: int, busts: int) -> PlayerView:
+    """A seat's public holdings with its purchasing power and its score if the game ended now."""
+    power = purchasing_power(currency, busts, len(collection))
+    return PlayerView(seat, collection, currency, busts, power, collection_total(collection))
+
+
+@lru_cache(maxsize=256)
+def _deck_facts(deck: tuple[str, ...]) -> tuple[Unseen, tuple[int, ...], tuple[int, ...]]:
+    """The deck's public facts: `unseen_counts`, and for k = 0, 1, ... the unseen number
+    cards of k or more and the unseen currency cards of value k or more (the last entry of
+    each is 0: no card is that high)."""
+    unseen = unseen_counts(deck)
+    numbers = [0] * (max(NUMBER_VALUE.values()) + 2)
+    currency = [0] * (max(CURRENCY_VALUE.values()) + 2)
+    for card_type, copies in unseen:
+        kind, number, value = _TYPE_FACTS[card_type]
+        if kind == NUMBER:
+            numbers[number] += copies
+        elif kind == CURRENCY:
+            currency[value] += copies
+    for counts in (numbers, currency):
+        for k in range(len(counts) - 2, -1, -1):
+            counts[k] += counts[k + 1]
+    return unseen, tuple(numbers), tuple(currency)
+
+
+def _at_least(counts_from: tuple[int, ...], k: int) -> int:
+    return counts_from[min(max(k, 0), len(counts_from) - 1)]
+
+
+def bust_cards(total: int, currency_sum: int, deck: tuple[str, ...]) -> int:
+    """Unseen cards that would bust a player at this running total and currency total if drawn
+    next (public: the deck holds exactly the cards nobody has seen)."""
+    _, numbers_from, currency_from = _deck_facts(deck)
+    return _at_least(numbers_from, BUST_AT_TOTAL - total) + _at_least(
+        currency_from, BUST_AT_CURRENCY - currency_sum
+    )
 
 
 def describe_payment(payment: Payment) -> str:
@@ -221,50 +294,64 @@ class Ten(Game):
         )
 
     # ---- who acts, and what they may do ----------------------------------------------------
+    # `active`, `legal_actions` and `apply` run the shared guards of core/game.py themselves
+    # (same checks, same order, same errors) with the acting seat worked out once: together
+    # they are most of the engine's time per step.
     def is_over(self, state: State) -> bool:
         return state.phase == OVER
 
-    def _acting(self, state: State) -> int:
-        phase = state.phase
-        if phase in _TURN_PHASES:
-            return state.turn
-        if phase == AUCTION:
-            return state.auction.bidders[0]
-        if phase == PAY:
-            return state.auction.high_bidder
-        if phase == FINAL_BUY:
-            return state.buyers[0]
-        if phase == OVER:
-            return -1
-        return state.turn
+    def active(self, state: State) -> frozenset[int]:
+        seat = state.turn if state.phase in _TURN_PHASES else _acting(state)
+        return _SEATS[seat] if seat >= 0 else _NOBODY
 
     def _active(self, state: State) -> frozenset[int]:
-        seat = self._acting(state)
+        seat = _acting(state)
         return _SEATS[seat] if seat >= 0 else _NOBODY
+
+    def legal_actions(self, state: State, seat: int):
+        phase = state.phase
+        if phase == CHOOSE:  # the commonest steps first, their acting seat read inline
+            if seat not in _SEATS[state.turn]:
+                return ()
+            return _CHOICES_WITH_DRAW if state.deck else _CHOICES_LAST_CARD
+        if phase == DRAW:
+            return _DRAW_ONLY if seat in _SEATS[state.turn] else ()
+        acting = _acting(state)
+        if acting < 0 or seat not in _SEATS[acting]:
+            return ()
+        return self._legal_actions(state, seat)
+
+    def apply(self, state: State, actions: Mapping[int, Any]) -> State:
+        """Validate the acting seat's action, then return the next state (input untouched)."""
+        acting = state.turn if state.phase in _TURN_PHASES else _acting(state)
+        if acting >= 0 and len(actions) == 1:
+            ((seat, action),) = actions.items()
+            if seat in _SEATS[acting]:
+                step = _STEPS.get(type(action))
+                if step is None:
+                    raise IllegalAction(f"seat {seat} sent {action!r}, which is not a Ten action")
+                check, transition = step
+                check(state, seat, action)
+                return transition(state, seat, action)
+        return super().apply(state, actions)  # raises the shared guards' error
 
     def _legal_actions(self, state: State, seat: int):
         phase = state.phase
         if phase == CHOOSE:
             return _CHOICES_WITH_DRAW if state.deck else _CHOICES_LAST_CARD
         if phase == DRAW:
-            return (DRAW_ACTION,)
+            return _DRAW_ONLY
         if phase == AUCTION:
-            low = max(MIN_BID, state.auction.high_bid + 1)
-            high = power_of(state, seat)
-            if high < len(_BIDS):
-                return (PASS_ACTION,) + _BIDS[low : high + 1]
-            return (PASS_ACTION,) + tuple(_bid(x) for x in range(low, high + 1))
-        heads: list = []
-        fixed: tuple = ()
+            return _bid_choices(max(MIN_BID, state.auction.high_bid + 1), power_of(state, seat))
+        fixed: tuple = _SKIP_ONLY
         if phase == PAY:
-            heads = [(state.auction.high_bid, Pay, None)]
+            fixed, heads = (), ((state.auction.high_bid, new_pay, None),)
         elif phase == SOLO_WILD:
-            fixed = (DISCARD_WILD_ACTION,)
+            fixed, heads = _DISCARD_ONLY, ()
             if power_of(state, seat) >= SOLO_WILD_PRICE:
-                heads = [(SOLO_WILD_PRICE, BuyWild, None)]
+                heads = ((SOLO_WILD_PRICE, new_buy_wild, None),)
         else:  # BUY, FINAL_BUY
-            fixed = (SKIP_ACTION,)
-            heads = [(NUMBER_VALUE[card], Buy, card) for card in self.buyable(state, seat)]
+            heads = tuple(_buy_heads(state, seat))
         return PaymentSpace(
             fixed,
             heads,
@@ -276,13 +363,9 @@ class Ten(Game):
 
     def buyable(self, state: State, seat: int) -> tuple[str, ...]:
         """Market cards `seat` could buy now: affordable and not identical to one it holds."""
-        if state.phase not in (BUY, FINAL_BUY) or self._acting(state) != seat:
+        if state.phase not in _BUY_PHASES or _acting(state) != seat:
             return ()
-        power = power_of(state, seat)
-        blocked = blocked_cells(state.collections[seat])
-        return tuple(
-            card for card in state.market if NUMBER_VALUE[card] <= power and CELL[card] not in blocked
-        )
+        return tuple([card for _, _, card in _buy_heads(state, seat)])
 
     def _is_valid(self, state: State, seat: int, action: object) -> bool:
         try:
@@ -293,72 +376,10 @@ class Ten(Game):
 
     # ---- validation ----------------------------------------------------------------------
     def _validate(self, state: State, seat: int, action: Any) -> None:
-        phase = state.phase
-        kind = type(action)
-        who = f"seat {seat}"
-        if kind is Draw:
-            if phase not in (DRAW, CHOOSE):
-                raise IllegalAction(f"{who} cannot draw now: {_PHASE_TEXT[phase]}")
-            if not state.deck:
-                raise IllegalAction(f"{who} cannot draw: the deck is empty, claim instead")
-            return
-        if kind is ClaimNumbers or kind is ClaimCurrency:
-            if phase != CHOOSE:
-                why = "draw a card first" if phase == DRAW else _PHASE_TEXT[phase]
-                raise IllegalAction(f"{who} cannot claim now: {why}")
-            return
-        if kind is Bid or kind is Pass:
-            if phase != AUCTION:
-                raise IllegalAction(f"{who} cannot bid or pass now: {_PHASE_TEXT[phase]}")
-            if kind is Bid:
-                self._check_bid(state, seat, action.amount)
-            return
-        if kind is Pay:
-            if phase != PAY:
-                raise IllegalAction(f"{who} has no auction to pay for")
-            price = state.auction.high_bid
-            check_payment(who, price, action.payment, *self._holdings(state, seat))
-            return
-        if kind is BuyWild or kind is DiscardWild:
-            if phase != SOLO_WILD:
-                raise IllegalAction(f"{who} has no wild to buy or discard (solo game only)")
-            if kind is BuyWild:
-                check_payment(who, SOLO_WILD_PRICE, action.payment, *self._holdings(state, seat))
-            return
-        if kind is Buy or kind is Skip:
-            if phase not in (BUY, FINAL_BUY):
-                raise IllegalAction(f"{who} cannot buy now: {_PHASE_TEXT[phase]}")
-            if kind is Buy:
-                self._check_buy(state, seat, action)
-            return
-        raise IllegalAction(f"{who} sent {action!r}, which is not a Ten action")
-
-    def _holdings(self, state: State, seat: int) -> tuple[int, int, tuple[str, ...]]:
-        return state.currency[seat], state.busts[seat], state.collections[seat]
-
-    def _check_bid(self, state: State, seat: int, amount: object) -> None:
-        if not isinstance(amount, int) or isinstance(amount, bool):
-            raise IllegalAction(f"seat {seat} must bid a whole number, not {amount!r}")
-        low = max(MIN_BID, state.auction.high_bid + 1)
-        if amount < low:
-            raise IllegalAction(f"seat {seat} cannot bid {amount}: the bid must be at least {low}")
-        power = power_of(state, seat)
-        if amount > power:
-            raise IllegalAction(
-                f"seat {seat} cannot bid {amount}: purchasing power is only {power}"
-            )
-
-    def _check_buy(self, state: State, seat: int, action: Buy) -> None:
-        card = action.card
-        if not isinstance(card, str) or card not in state.market:
-            raise IllegalAction(f"seat {seat} cannot buy {card!r}: it is not in the market")
-        if CELL[card] in blocked_cells(state.collections[seat]):
-            raise IllegalAction(
-                f"seat {seat} cannot buy {card_name(card)}: they already hold an identical card"
-            )
-        check_payment(
-            f"seat {seat}", NUMBER_VALUE[card], action.payment, *self._holdings(state, seat)
-        )
+        check = _CHECKS.get(type(action))
+        if check is None:
+            raise IllegalAction(f"seat {seat} sent {action!r}, which is not a Ten action")
+        check(state, seat, action)
 
     # ---- transitions ---------------------------------------------------------------------
     def _apply(self, state: State, actions: Mapping[int, Any]) -> State:
@@ -367,42 +388,37 @@ class Ten(Game):
 
     # ---- reading ---------------------------------------------------------------------------
     def _view(self, state: State, seat: int | None) -> View:
-        price = state.auction.high_bid if state.phase == PAY else 0
-        if state.phase == SOLO_WILD:
+        phase = state.phase
+        price = state.auction.high_bid if phase == PAY else 0
+        if phase == SOLO_WILD:
             price = SOLO_WILD_PRICE
-        players = tuple(
-            PlayerView(
-                s,
-                state.collections[s],
-                state.currency[s],
-                state.busts[s],
-                power_of(state, s),
-                _score_now(state.collections[s]),
-            )
-            for s in range(state.n_players)
-        )
-        unseen = unseen_counts(state.deck)
-        active = self._acting(state)
-        return View(
-            seat=seat,
-            n_players=state.n_players,
-            turn=state.turn,
-            phase=state.phase,
-            active=(active,) if active >= 0 else (),
-            deck_size=len(state.deck),
-            tableau=state.tableau,
-            total=state.total,
-            currency_sum=state.currency_sum,
-            bust_cards=bust_cards(state.total, state.currency_sum, unseen),
-            unseen=unseen,
-            players=players,
-            market=state.market,
-            discard=state.discard,
-            auction=state.auction,
-            price=price,
-            buyers=state.buyers,
-            buyable=self.buyable(state, seat) if seat is not None else (),
-            last_turn=state.last_turn,
+        collections, currency, busts = state.collections, state.currency, state.busts
+        players = tuple([
+            _player_view(s, collections[s], currency[s], busts[s]) for s in range(state.n_players)
+        ])
+        deck = state.deck
+        total, currency_sum = state.total, state.currency_sum
+        active = _acting(state)
+        return new_view(
+            seat,
+            state.n_players,
+            state.turn,
+            phase,
+            (active,) if active >= 0 else (),
+            len(deck),
+            state.tableau,
+            total,
+            currency_sum,
+            bust_cards(total, currency_sum, deck),
+            _deck_facts(deck)[0],
+            players,
+            state.market,
+            state.discard,
+            state.auction,
+            price,
+            state.buyers,
+            self.buyable(state, seat) if seat is not None else (),
+            state.last_turn,
         )
 
     def _result(self, state: State) -> Result:
@@ -446,35 +462,137 @@ _PHASE_TEXT = {
 }
 
 
+# ---- validation, one check per action type (the phase, then the action's own rule) -------
+def _check_draw(s: State, seat: int, action: Draw) -> None:
+    phase = s.phase
+    if phase != DRAW and phase != CHOOSE:
+        raise IllegalAction(f"seat {seat} cannot draw now: {_PHASE_TEXT[phase]}")
+    if not s.deck:
+        raise IllegalAction(f"seat {seat} cannot draw: the deck is empty, claim instead")
+
+
+def _check_claim(s: State, seat: int, action: ClaimNumbers | ClaimCurrency) -> None:
+    phase = s.phase
+    if phase != CHOOSE:
+        why = "draw a card first" if phase == DRAW else _PHASE_TEXT[phase]
+        raise IllegalAction(f"seat {seat} cannot claim now: {why}")
+
+
+def _check_pass(s: State, seat: int, action: Pass) -> None:
+    if s.phase != AUCTION:
+        raise IllegalAction(f"seat {seat} cannot bid or pass now: {_PHASE_TEXT[s.phase]}")
+
+
+def _check_bid(s: State, seat: int, action: Bid) -> None:
+    if s.phase != AUCTION:
+        raise IllegalAction(f"seat {seat} cannot bid or pass now: {_PHASE_TEXT[s.phase]}")
+    amount = action.amount
+    if type(amount) is not int and (not isinstance(amount, int) or isinstance(amount, bool)):
+        raise IllegalAction(f"seat {seat} must bid a whole number, not {amount!r}")
+    low = max(MIN_BID, s.auction.high_bid + 1)
+    if amount < low:
+        raise IllegalAction(f"seat {seat} cannot bid {amount}: the bid must be at least {low}")
+    power = power_of(s, seat)
+    if amount > power:
+        raise IllegalAction(f"seat {seat} cannot bid {amount}: purchasing power is only {power}")
+
+
+def _check_pay(s: State, seat: int, action: Pay) -> None:
+    if s.phase != PAY:
+        raise IllegalAction(f"seat {seat} has no auction to pay for")
+    check_payment(
+        seat, s.auction.high_bid, action.payment, s.currency[seat], s.busts[seat],
+        s.collections[seat],
+    )
+
+
+def _check_buy_wild(s: State, seat: int, action: BuyWild) -> None:
+    if s.phase != SOLO_WILD:
+        raise IllegalAction(f"seat {seat} has no wild to buy or discard (solo game only)")
+    check_payment(
+        seat, SOLO_WILD_PRICE, action.payment, s.currency[seat], s.busts[seat],
+        s.collections[seat],
+    )
+
+
+def _check_discard_wild(s: State, seat: int, action: DiscardWild) -> None:
+    if s.phase != SOLO_WILD:
+        raise IllegalAction(f"seat {seat} has no wild to buy or discard (solo game only)")
+
+
+def _check_skip(s: State, seat: int, action: Skip) -> None:
+    phase = s.phase
+    if phase != BUY and phase != FINAL_BUY:
+        raise IllegalAction(f"seat {seat} cannot buy now: {_PHASE_TEXT[phase]}")
+
+
+def _check_buy(s: State, seat: int, action: Buy) -> None:
+    phase = s.phase
+    if phase != BUY and phase != FINAL_BUY:
+        raise IllegalAction(f"seat {seat} cannot buy now: {_PHASE_TEXT[phase]}")
+    card = action.card
+    if not isinstance(card, str) or card not in s.market:
+        raise IllegalAction(f"seat {seat} cannot buy {card!r}: it is not in the market")
+    collection = s.collections[seat]
+    cell = CELL[card]
+    for held in collection:
+        if CELL.get(held) == cell:
+            raise IllegalAction(
+                f"seat {seat} cannot buy {card_name(card)}: they already hold an identical card"
+            )
+    check_payment(
+        seat, NUMBER_VALUE[card], action.payment, s.currency[seat], s.busts[seat], collection
+    )
+
+
+_CHECKS = {
+    Draw: _check_draw,
+    ClaimNumbers: _check_claim,
+    ClaimCurrency: _check_claim,
+    Bid: _check_bid,
+    Pass: _check_pass,
+    Pay: _check_pay,
+    BuyWild: _check_buy_wild,
+    DiscardWild: _check_discard_wild,
+    Buy: _check_buy,
+    Skip: _check_skip,
+}
+
+
 # ---- transition functions (seat, action already validated) -------------------------------
-# They build each new State in one call: this is the engine's hot path (see bench/ten_speed.py).
+# They build each new State in one positional call: this is the engine's hot path (see
+# bench/ten_speed.py).
 def _draw(s: State, seat: int, action: Draw) -> State:
-    card = s.deck[0]
-    deck = s.deck[1:]
+    deck = s.deck
+    card = deck[0]
     number = NUMBER_VALUE.get(card)
     if number is not None:
         total = s.total + number
-        tableau = s.tableau + (card,)
         if total >= BUST_AT_TOTAL:
-            return _bust(s, deck, tableau, s.currency_sum, BUST_NUMBERS)
-        return _drawn(s, deck, tableau, total, s.currency_sum)
+            return _bust(s, deck[1:], s.tableau + (card,), s.currency_sum, BUST_NUMBERS)
+        return new_state(
+            s.n_players, s.rng, deck[1:], s.turn, CHOOSE, s.tableau + (card,), total,
+            s.currency_sum, s.collections, s.currency, s.busts, s.market, s.discard, s.auction,
+            s.buyers, s.last_turn,
+        )
     value = CURRENCY_VALUE.get(card)
     if value is not None:
         currency_sum = s.currency_sum + value
-        tableau = s.tableau + (card,)
         if currency_sum >= BUST_AT_CURRENCY:
-            return _bust(s, deck, tableau, currency_sum, BUST_CURRENCY)
-        return _drawn(s, deck, tableau, s.total - value, currency_sum)
-    if s.n_players == 1:
-        return _evolve(s, deck=deck, phase=SOLO_WILD, auction=Auction(card, (), (), 0, -1))
-    bidders = _ROUND_FROM_LEFT[s.n_players][s.turn]
-    return _evolve(s, deck=deck, phase=AUCTION, auction=Auction(card, bidders, (), 0, -1))
-
-
-def _drawn(s: State, deck, tableau, total: int, currency_sum: int) -> State:
-    return State(
-        s.n_players, s.rng, deck, s.turn, CHOOSE, tableau, total, currency_sum, s.collections,
-        s.currency, s.busts, s.market, s.discard, s.auction, s.buyers, s.last_turn,
+            return _bust(s, deck[1:], s.tableau + (card,), currency_sum, BUST_CURRENCY)
+        return new_state(
+            s.n_players, s.rng, deck[1:], s.turn, CHOOSE, s.tableau + (card,),
+            s.total - value, currency_sum, s.collections, s.currency, s.busts, s.market,
+            s.discard, s.auction, s.buyers, s.last_turn,
+        )
+    n = s.n_players
+    if n == 1:
+        phase, auction = SOLO_WILD, new_auction(card, (), (), 0, -1)
+    else:
+        phase, auction = AUCTION, new_auction(card, _ROUND_FROM_LEFT[n][s.turn], (), 0, -1)
+    return new_state(
+        n, s.rng, deck[1:], s.turn, phase, s.tableau, s.total, s.currency_sum, s.collections,
+        s.currency, s.busts, s.market, s.discard, auction, s.buyers, s.last_turn,
     )
 
 
@@ -483,8 +601,9 @@ def _bust(s: State, deck, tableau, currency_sum: int, cause: str) -> State:
     currency, gains = s.currency, _NO_GAINS[s.n_players]
     if cause == BUST_NUMBERS and currency_sum:
         currency, gains = _gain(currency, currency_sum, _others(s))
-    busts = _replace_at(s.busts, s.turn, s.busts[s.turn] + 1)
-    summary = TurnEnd(s.turn, cause, numbers, currency_cards, currency_sum, gains)
+    turn = s.turn
+    busts = _replace_at(s.busts, turn, s.busts[turn] + 1)
+    summary = new_turn_end(turn, cause, numbers, currency_cards, currency_sum, gains)
     return _end_turn(
         s, deck, s.collections, currency, busts, s.market + numbers, s.discard + currency_cards,
         summary,
@@ -493,35 +612,38 @@ def _bust(s: State, deck, tableau, currency_sum: int, cause: str) -> State:
 
 def _end_turn(s: State, deck, collections, currency, busts, market, discard, summary) -> State:
     """Clear the tableau; next player's turn, or the final buy round once the deck is empty."""
+    n = s.n_players
     if deck:
-        turn, phase, buyers = (s.turn + 1) % s.n_players, DRAW, ()
+        turn, phase, buyers = (s.turn + 1) % n, DRAW, ()
     else:
-        turn, phase, buyers = s.turn, FINAL_BUY, _ROUND_FROM_LEFT[s.n_players][s.turn]
-    return State(
-        s.n_players, s.rng, deck, turn, phase, (), 0, 0, collections, currency, busts, market,
-        discard, None, buyers, summary,
+        turn, phase, buyers = s.turn, FINAL_BUY, _ROUND_FROM_LEFT[n][s.turn]
+    return new_state(
+        n, s.rng, deck, turn, phase, (), 0, 0, collections, currency, busts, market, discard,
+        None, buyers, summary,
     )
 
 
 def _claim_numbers(s: State, seat: int, action: ClaimNumbers) -> State:
     numbers, currency_cards = _split_tableau(s.tableau)
+    currency_sum = s.currency_sum
     currency, gains = s.currency, _NO_GAINS[s.n_players]
-    if s.currency_sum:
-        currency, gains = _gain(currency, s.currency_sum, _others(s))
-    summary = TurnEnd(seat, CLAIM_NUMBERS, numbers, currency_cards, s.currency_sum, gains)
+    if currency_sum:
+        currency, gains = _gain(currency, currency_sum, _others(s))
+    summary = new_turn_end(seat, CLAIM_NUMBERS, numbers, currency_cards, currency_sum, gains)
     collections = _replace_at(s.collections, seat, s.collections[seat] + numbers)
-    return State(
+    return new_state(
         s.n_players, s.rng, s.deck, s.turn, BUY, (), 0, 0, collections, currency, s.busts,
-        s.market, s.discard + currency_cards, None, (), summary,
+        s.market, s.discard + currency_cards if currency_cards else s.discard, None, (), summary,
     )
 
 
 def _claim_currency(s: State, seat: int, action: ClaimCurrency) -> State:
     numbers, currency_cards = _split_tableau(s.tableau)
+    currency_sum = s.currency_sum
     currency, gains = s.currency, _NO_GAINS[s.n_players]
-    if s.currency_sum:
-        currency, gains = _gain(currency, s.currency_sum, (seat,))
-    summary = TurnEnd(seat, CLAIM_CURRENCY, numbers, currency_cards, s.currency_sum, gains)
+    if currency_sum:
+        currency, gains = _gain(currency, currency_sum, (seat,))
+    summary = new_turn_end(seat, CLAIM_CURRENCY, numbers, currency_cards, currency_sum, gains)
     return _end_turn(
         s, s.deck, s.collections, currency, s.busts, s.market + numbers,
         s.discard + currency_cards, summary,
@@ -536,39 +658,55 @@ def _bid_or_pass(s: State, seat: int, action: Bid | Pass) -> State:
     bidders = auction.bidders[1:]
     if bidders or high_bidder >= 0:
         phase = AUCTION if bidders else PAY
-        auction = Auction(auction.wild, bidders, bids, high_bid, high_bidder)
-        return _evolve(s, phase=phase, auction=auction)
-    return _evolve(s, phase=CHOOSE, auction=None, discard=s.discard + (auction.wild,))
+        auction = new_auction(auction.wild, bidders, bids, high_bid, high_bidder)
+        discard = s.discard
+    else:
+        phase, auction, discard = CHOOSE, None, s.discard + (auction.wild,)
+    return new_state(
+        s.n_players, s.rng, s.deck, s.turn, phase, s.tableau, s.total, s.currency_sum,
+        s.collections, s.currency, s.busts, s.market, discard, auction, s.buyers, s.last_turn,
+    )
 
 
-def _paid(s: State, seat: int, payment: Payment, gained: str) -> dict[str, Any]:
-    """The changes of `seat` paying `payment` and putting `gained` into the collection."""
+def _paid(
+    s: State, seat: int, payment: Payment, gained: str
+) -> tuple[tuple, tuple[int, ...], tuple[int, ...], tuple[str, ...]]:
+    """(collections, currency, busts, discard) after `seat` pays `payment` and puts `gained`
+    into the collection."""
     kept = s.collections[seat]
-    if payment.cards:
-        spent = set(payment.cards)
-        kept = tuple(card for card in kept if card not in spent)
-    return dict(
-        currency=_replace_at(s.currency, seat, s.currency[seat] - payment.currency)
-        if payment.currency else s.currency,
-        busts=_replace_at(s.busts, seat, s.busts[seat] - payment.busts)
-        if payment.busts else s.busts,
-        collections=_replace_at(s.collections, seat, kept + (gained,)),
-        discard=s.discard + payment.cards,
+    spent = payment.cards
+    if spent:
+        kept = tuple([card for card in kept if card not in spent])
+    paid_currency, paid_busts = payment.currency, payment.busts
+    return (
+        _replace_at(s.collections, seat, kept + (gained,)),
+        _replace_at(s.currency, seat, s.currency[seat] - paid_currency)
+        if paid_currency else s.currency,
+        _replace_at(s.busts, seat, s.busts[seat] - paid_busts) if paid_busts else s.busts,
+        s.discard + spent if spent else s.discard,
     )
 
 
 def _pay(s: State, seat: int, action: Pay | BuyWild) -> State:
-    return _evolve(s, phase=CHOOSE, auction=None, **_paid(s, seat, action.payment, s.auction.wild))
+    collections, currency, busts, discard = _paid(s, seat, action.payment, s.auction.wild)
+    return new_state(
+        s.n_players, s.rng, s.deck, s.turn, CHOOSE, s.tableau, s.total, s.currency_sum,
+        collections, currency, busts, s.market, discard, None, s.buyers, s.last_turn,
+    )
 
 
 def _discard_wild(s: State, seat: int, action: DiscardWild) -> State:
-    return _evolve(s, phase=CHOOSE, auction=None, discard=s.discard + (s.auction.wild,))
+    return new_state(
+        s.n_players, s.rng, s.deck, s.turn, CHOOSE, s.tableau, s.total, s.currency_sum,
+        s.collections, s.currency, s.busts, s.market, s.discard + (s.auction.wild,), None,
+        s.buyers, s.last_turn,
+    )
 
 
 def _buy(s: State, seat: int, action: Buy) -> State:
     market = list(s.market)
     market.remove(action.card)
-    return _after_buy(s, tuple(market), **_paid(s, seat, action.payment, action.card))
+    return _after_buy(s, tuple(market), *_paid(s, seat, action.payment, action.card))
 
 
 def _skip(s: State, seat: int, action: Skip) -> State:
@@ -579,9 +717,10 @@ def _after_buy(s: State, market, collections, currency, busts, discard) -> State
     if s.phase == BUY:
         return _end_turn(s, s.deck, collections, currency, busts, market, discard, s.last_turn)
     buyers = s.buyers[1:]
-    return _evolve(
-        s, phase=FINAL_BUY if buyers else OVER, buyers=buyers, market=market,
-        collections=collections, currency=currency, busts=busts, discard=discard,
+    return new_state(
+        s.n_players, s.rng, s.deck, s.turn, FINAL_BUY if buyers else OVER, s.tableau, s.total,
+        s.currency_sum, collections, currency, busts, market, discard, s.auction, buyers,
+        s.last_turn,
     )
 
 
@@ -597,5 +736,8 @@ _APPLY = {
     Buy: _buy,
     Skip: _skip,
 }
+
+_STEPS = {kind: (_CHECKS[kind], _APPLY[kind]) for kind in _APPLY}
+"""Per action type: its check, then its transition."""
 
 GAME = Ten()

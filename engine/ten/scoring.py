@@ -65,9 +65,18 @@ def longest_run(mask: int) -> tuple[int, int]:
     return best
 
 
-def mask_points(mask: int) -> int:
+def _points_of_mask(mask: int) -> int:
     low, high = longest_run(mask)
     return run_points(high - low + 1) if low else 0
+
+
+_MASK_POINTS = tuple(_points_of_mask(mask) for mask in range(1 << (max(NUMBERS) + 1)))
+"""mask_points of every mask of numbers (bit n = number n), computed once."""
+
+
+def mask_points(mask: int) -> int:
+    """Points of the longest run in a mask of numbers."""
+    return _MASK_POINTS[mask]
 
 
 # ---- the pool of wilds ------------------------------------------------------------------
@@ -143,7 +152,7 @@ def best_total(masks: tuple[int, ...], pool: Pool) -> int:
     colour_wilds, numbered, rainbow = pool
     shared = numbered.bit_count() + rainbow
     if shared + sum(colour_wilds) == 0:
-        return sum(mask_points(m) for m in masks)
+        return sum(map(_MASK_POINTS.__getitem__, masks))
     options = []
     for c, mask in enumerate(masks):
         found = []
@@ -302,12 +311,20 @@ def tiebreak_key(currency: int, collection_size: int) -> int:
     return currency * 256 - collection_size
 
 
+def colour_points(cards: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """(colour, points) of each colour's run in the reported assignment of `score_collection`.
+
+    Without wilds that is each colour's longest run as held, which needs no search.
+    """
+    masks, wilds = _split(cards)
+    if not wilds:
+        return tuple(zip(COLOURS, map(_MASK_POINTS.__getitem__, masks), strict=True))
+    return tuple((run.colour, run.points) for run in score_collection(cards).runs)
+
+
 def result_of(collections: Sequence[Sequence[str]], currency: Sequence[int]) -> Result:
     """Per seat: points per colour (breakdown), ranked by total then the tie-breaks."""
-    breakdown = []
-    for cards in collections:
-        score = score_collection(cards)
-        breakdown.append(tuple((run.colour, run.points) for run in score.runs))
+    breakdown = [colour_points(cards) for cards in collections]
     tiebreak = [tiebreak_key(currency[s], len(cards)) for s, cards in enumerate(collections)]
     return Result.from_breakdown(breakdown, tiebreak)
 
