@@ -23,13 +23,13 @@ from .game import (
     pick_uniform,
 )
 from .log import GameLog, final_state, new_log, replay, replay_hashes
-from .plain import canonical, decode, from_plain, plain, state_hash, to_plain
+from .plain import canonical, decode, fast_maker, from_plain, plain, state_hash, to_plain
 from .rng import Rng, Stream, seed_bytes
 
 __all__ = [
     "Action", "ActionSpace", "DecodeError", "Game", "GameError", "GameLog", "GameOver", "HIDDEN",
     "IllegalAction", "InvalidOption", "NotYourTurn", "OptionSpec", "ReplayError", "Result", "Rng",
     "Seat", "State", "Stream", "View", "canonical", "check_stacked", "decode", "draw",
-    "final_state", "from_plain", "new_log", "pick_uniform", "plain", "remove", "replay",
+    "fast_maker", "final_state", "from_plain", "new_log", "pick_uniform", "plain", "remove", "replay",
     "replay_hashes", "seed_bytes", "shuffle_or_stack", "state_hash", "to_plain",
 ]

@@ -9,13 +9,15 @@ the same way everywhere. Canonical bytes = msgpack with map keys sorted.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from hashlib import sha256
-from typing import Any
+from typing import Any, TypeVar
 
 import msgpack
 
 from .errors import DecodeError
 
+T = TypeVar("T")
 TAG = "$t"
 _TYPES: dict[str, type] = {}
 _FIELDS: dict[type, tuple[str, ...]] = {}
@@ -103,3 +105,33 @@ def decode(data: bytes) -> Any:
 def state_hash(state: Any) -> str:
     """SHA-256 (hex) of the canonical encoding of a state."""
     return sha256(canonical(state)).hexdigest()
+
+
+def fast_maker(cls: type[T]) -> Callable[..., T]:
+    """A positional constructor for a frozen slots dataclass, for the rules' hot path.
+
+    The generated __init__ of a frozen dataclass sets every field with
+    object.__setattr__(self, "name", value), which costs most of a step when a state has
+    sixteen fields. This returns a plain (not frozen) twin class with the same slots: its
+    __init__ stores the fields at the speed of any attribute store, then turns the object
+    into a `cls` (Python allows `__class__` assignment between classes with the same
+    layout). Calling it is about three times faster than cls(...) and gives an equal object,
+    of type `cls`. It takes every field, in order (so only for classes with no
+    __post_init__).
+    """
+    names = [f.name for f in dataclasses.fields(cls)]
+    if list(cls.__slots__) != names or hasattr(cls, "__post_init__"):
+        raise TypeError(f"{cls.__name__} is not a plain frozen slots dataclass")
+    lines = [f"def __init__(self, {', '.join(names)}):"]
+    lines += [f"    self.{name} = {name}" for name in names]
+    lines.append("    self.__class__ = _cls")  # from now on a frozen `cls`
+    scope: dict = {"_cls": cls}
+    exec("\n".join(lines), scope)  # unrolled like dataclasses' own generated code
+    make = type(
+        f"_{cls.__name__}Builder", (), {"__slots__": tuple(names), "__init__": scope["__init__"]}
+    )
+    values = list(range(len(names)))
+    probe = make(*values)  # the layouts match, or this raises TypeError now
+    if type(probe) is not cls or [getattr(probe, name) for name in names] != values:
+        raise TypeError(f"cannot build {cls.__name__} through a twin class")
+    return make
