@@ -12,7 +12,9 @@ from pathlib import Path
 
 from net.broker import EmbeddedBroker, free_port
 
-HAVE_MOSQUITTO = shutil.which("mosquitto") is not None
+# Debian installs it in /usr/sbin, which a non-root PATH may lack.
+MOSQUITTO = shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin:/usr/local/sbin")
+HAVE_MOSQUITTO = MOSQUITTO is not None
 
 
 class Mosquitto:
@@ -38,7 +40,7 @@ class Mosquitto:
             "max_queued_messages 100000\n"
         )
         self.proc = subprocess.Popen(
-            ["mosquitto", "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+            [MOSQUITTO, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
         for _ in range(100):
             try:
