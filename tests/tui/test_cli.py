@@ -56,17 +56,6 @@ def test_bad_arguments_are_one_line_and_exit_2(capsys, argv, words):
     assert out == ""
 
 
-def test_a_game_without_a_screen_cannot_be_played_yet(capsys):
-    from engine.registry import game_ids
-    from tui.games import has_screen
-
-    missing = [gid for gid in game_ids() if not has_screen(gid)]
-    if not missing:
-        pytest.skip("every game has a screen")
-    code, _, err = run(capsys, "play", missing[0])
-    assert_one_line_error(code, err, "no screen yet")
-
-
 def test_selfplay_json_reports_speed_wins_and_scores(capsys):
     code, out, err = run(capsys, "selfplay", "money", "--players", "3", "--games", "3", "--seed", "5", "--json")
     assert code == 0, err
