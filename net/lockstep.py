@@ -509,6 +509,10 @@ class Lockstep:
         if mode == "act":
             env = self._seal("act", {"action": to_plain(action)})
             return [Publish("log", env.raw)] + self._on_step_msg(env, mine=True)
+        public = None
+        if mode == "seal":
+            public = self.game.seal(self.state, seat, action)
+            self.game.validate(self.state, seat, public)
         salt = os.urandom(32)
         # a sealed action's opening is kept until the game asks to open it (maybe after a resume)
         name = f"{'sealed' if mode == 'seal' else 'commit'}:{self.step}"
@@ -516,8 +520,6 @@ class Lockstep:
         self.secrets[name] = secret
         commit = crypto.action_commit(self.gid, self.step, seat, action, salt)
         if mode == "seal":
-            public = self.game.seal(self.state, seat, action)
-            self.game.validate(self.state, seat, public)
             env = self._seal("seal", {"commit": commit, "public": to_plain(public)})
         else:
             env = self._seal("commit", {"commit": commit})
