@@ -116,6 +116,8 @@ BODIES: dict[str, dict[str, Callable[[Any], bool]]] = {
     "act": {"action": _any},
     "commit": {"commit": _bin(32)},
     "reveal": {"action": _any, "salt": _bin(32)},
+    "seal": {"commit": _bin(32), "public": _any},
+    "open": {"action": _any, "salt": _bin(32)},
     "sync_req": {"from": _int},
     "sync": {"for": _bin(32), "msgs": _list_of(_bin(limit=MAX_SIZE), 4096)},
     "chat": {"text": _str(500)},

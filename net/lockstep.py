@@ -7,6 +7,11 @@ the screen. Every rule of the protocol lives here, so it is tested without a net
 
 Phases: lobby (seats filling, the host assigns them) -> seed (commit-reveal of one secret per
 seat) -> play (lockstep steps) -> over; any hash mismatch moves to "frozen" for good.
+
+A step is played in one of four modes (`step_mode`): "act" (one active seat), "commit"
+(simultaneous: commit, then reveal), "seal" (a sealed simultaneous step: each seat commits and
+publishes only its action's public part, which is applied at once) and "open" (the game names
+a seat that must open its sealed action: its peer sends the opening by itself).
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from .versions import local_versions, version_mismatch
 log = logging.getLogger("gamenight.net")
 
 SETUP_KINDS = frozenset({"seat", "start", "seed_commit", "seed_reveal"})
-STEP_KINDS = frozenset({"act", "commit", "reveal"})
+STEP_KINDS = frozenset({"act", "commit", "reveal", "seal", "open"})
 SYNCABLE = SETUP_KINDS | STEP_KINDS
 MAX_AHEAD = 1000
 MAX_BUFFERED = 20_000
@@ -84,6 +89,16 @@ class Note:
 
 
 Output = Publish | Keep | Secret | Note
+
+
+@dataclass(frozen=True)
+class SealedChoice:
+    """A seat's sealed action as every peer holds it until the seat opens it."""
+
+    step: int  # the sealed step (its number is part of the commitment)
+    commit: bytes
+    public: Any  # the public part every peer applied
+    state: Any  # the state of the sealed step, to check the opened action against
 
 
 @dataclass
@@ -164,6 +179,9 @@ class Lockstep:
         self._active_for: Any = None
         self._active: frozenset[int] = frozenset()
         self.verified: dict[int, Any] = {}  # seat -> action of a reveal already checked
+        self.publics: dict[int, Any] = {}  # sealed step in progress: seat -> public part
+        self.sealed: dict[int, SealedChoice] = {}  # seat -> its sealed action, until opened
+        self._mode = "act"
         # False for a seated peer rejoining without its files: its seed share is in the others'
         # logs; drawing a new one would fork the game
         self.may_draw_seed = True
@@ -193,11 +211,26 @@ class Lockstep:
         if self.phase != "play":
             return frozenset()
         if self._active_for is not self.state:  # computed once per state: asked on every message
-            self._active_for, self._active = self.state, self.game.active(self.state)
+            state, game = self.state, self.game
+            active = game.active(state)
+            if not active:
+                mode = "act"
+            elif game.sealed(state):
+                mode = "seal"
+            elif game.opening(state) is not None:
+                mode = "open"
+            else:
+                mode = "commit" if len(active) > 1 else "act"
+            self._active_for, self._active, self._mode = state, active, mode
         return self._active
 
+    def step_mode(self) -> str:
+        """How the current step is played: "act", "commit", "seal" or "open" (module doc)."""
+        self.active()
+        return self._mode
+
     def simultaneous(self) -> bool:
-        return len(self.active()) > 1
+        return self.step_mode() in ("commit", "seal")
 
     def awaited(self) -> frozenset[int]:
         """Seats whose message the table is waiting for now (shown on screen)."""
@@ -209,9 +242,10 @@ class Lockstep:
         if self.phase != "play":
             return frozenset()
         active = self.active()
-        if len(active) == 1:
+        mode = self.step_mode()
+        if mode in ("act", "open"):
             return frozenset(s for s in active if s not in self.acts)
-        if any(s not in self.commits for s in active):
+        if mode == "seal" or any(s not in self.commits for s in active):
             return frozenset(s for s in active if s not in self.commits)
         return frozenset(s for s in active if s not in self.reveals or s in self.bad_reveals)
 
@@ -219,10 +253,26 @@ class Lockstep:
         seat = self.my_seat
         if seat is None or self.phase != "play" or seat not in self.active():
             return False
+        if self.step_mode() == "open":
+            return False  # nobody chooses here: the peer opens its sealed action by itself
         return seat not in self.acts and seat not in self.commits
 
     def view(self, seat: int | None) -> Any:
-        return self.game.view(self.state, seat)
+        state = self.state
+        if seat is not None and seat == self.my_seat and seat in self.sealed:
+            original = self._sealed_original(seat)
+            if original is not None:  # our own sealed choice, known only here
+                state = self.game.unseal(state, seat, original[0])
+        return self.game.view(state, seat)
+
+    def _sealed_original(self, seat: int) -> tuple[Any, bytes] | None:
+        """Our own sealed action of `seat` and its salt (from the persisted secret)."""
+        choice = self.sealed.get(seat)
+        secret = None if choice is None else self.secrets.get(f"sealed:{choice.step}")
+        if secret is None:
+            return None
+        action_plain, salt = _unpack(secret)
+        return from_plain(action_plain), bytes(salt)
 
     # ---- building messages -------------------------------------------------------------
     def _nonce(self) -> int:
@@ -455,16 +505,38 @@ class Lockstep:
             raise IllegalAction("it is not your turn (or you already chose)")
         self.game.validate(self.state, seat, action)
         self._chose_at = time.perf_counter()
-        if not self.simultaneous():
+        mode = self.step_mode()
+        if mode == "act":
             env = self._seal("act", {"action": to_plain(action)})
             return [Publish("log", env.raw)] + self._on_step_msg(env, mine=True)
+        public = None
+        if mode == "seal":
+            public = self.game.seal(self.state, seat, action)
+            self.game.validate(self.state, seat, public)
         salt = os.urandom(32)
-        name = f"commit:{self.step}"
+        # a sealed action's opening is kept until the game asks to open it (maybe after a resume)
+        name = f"{'sealed' if mode == 'seal' else 'commit'}:{self.step}"
         secret = canonical((to_plain(action), salt))
         self.secrets[name] = secret
         commit = crypto.action_commit(self.gid, self.step, seat, action, salt)
-        env = self._seal("commit", {"commit": commit})
+        if mode == "seal":
+            env = self._seal("seal", {"commit": commit, "public": to_plain(public)})
+        else:
+            env = self._seal("commit", {"commit": commit})
         return [Secret(name, secret), Publish("log", env.raw)] + self._on_step_msg(env, mine=True)
+
+    def _auto_open(self) -> list[Output]:
+        """In an open step naming our seat, publish the opening of our sealed action."""
+        seat = self.my_seat
+        if (self.replaying or seat is None or self.phase != "play" or self.step_mode() != "open"
+                or self.game.opening(self.state) != seat or seat in self.acts):
+            return []
+        opening = self._sealed_original(seat)
+        if opening is None:
+            return [Note("error", f"seat {seat} must open its sealed choice but this peer lost it")]
+        original, salt = opening
+        env = self._seal("open", {"action": to_plain(original), "salt": salt})
+        return [Publish("log", env.raw)] + self._on_step_msg(env, mine=True)
 
     def _my_opening(self) -> tuple[Any, bytes] | None:
         secret = self.secrets.get(f"commit:{self.step}")
@@ -487,12 +559,15 @@ class Lockstep:
         active = self.active()
         if env.seat not in active:
             return self._drop(env, f"seat {env.seat} is not to act at step {env.step}")
-        simultaneous = len(active) > 1
-        if env.kind == "act" and simultaneous:
-            return self._drop(env, f"step {env.step} is simultaneous: an act must be a commit")
-        if env.kind in ("commit", "reveal") and not simultaneous:
-            return self._drop(env, f"step {env.step} is sequential: no {env.kind} expected")
-        table = {"act": self.acts, "commit": self.commits, "reveal": self.reveals}[env.kind]
+        mode = self.step_mode()
+        if env.kind not in _KINDS_OF_MODE[mode]:
+            if mode == "commit" and env.kind == "act":
+                return self._drop(env, f"step {env.step} is simultaneous: an act must be a commit")
+            if mode == "act" and env.kind in ("commit", "reveal"):
+                return self._drop(env, f"step {env.step} is sequential: no {env.kind} expected")
+            return self._drop(env, f"step {env.step} is played with {'/'.join(_KINDS_OF_MODE[mode])}: no {env.kind} expected")
+        table = {"act": self.acts, "commit": self.commits, "reveal": self.reveals,
+                 "seal": self.commits, "open": self.acts}[env.kind]
         old = table.get(env.seat)
         if old is not None:
             if old.raw == env.raw:
@@ -510,6 +585,10 @@ class Lockstep:
                 self.my_step_msgs.append(env.raw)
             self._accept(self.step, env)
             return [Keep(env.raw)] + self._apply({env.seat: action}, "act")
+        if env.kind == "seal":
+            return self._on_seal(env, mine)
+        if env.kind == "open":
+            return self._on_open(env, mine)
         if env.kind == "reveal" and not mine and any(s not in self.commits for s in active):
             # An honest peer reveals only after it holds every commit; one that arrives earlier
             # is not kept, so nothing can depend on it (a stalled step asks for it again).
@@ -558,6 +637,64 @@ class Lockstep:
             out.append(Keep(self.reveals[s].raw))
         return out + self._apply(actions, "commit")
 
+    # ---- sealed steps ------------------------------------------------------------------
+    def _on_seal(self, env: Envelope, mine: bool) -> list[Output]:
+        """A seat's commitment and public part in a sealed step; applied once all are in."""
+        who = f"seat {env.seat} ({self.names[env.seat]})"
+        try:
+            public = from_plain(env.body["public"])
+            self.game.validate(self.state, env.seat, public)
+        except (GameError, DecodeError) as exc:
+            return self._drop(env, f"{who}: illegal sealed action at step {self.step}: {exc}", loud=True)
+        self.commits[env.seat] = env
+        self.publics[env.seat] = public
+        if mine:
+            self.my_step_msgs.append(env.raw)
+        self._accept(self.step, env)
+        out: list[Output] = [Keep(env.raw)]
+        active = self.active()
+        if any(s not in self.commits for s in active):
+            return out + self._waiting()
+        for s in sorted(active):
+            self.sealed[s] = SealedChoice(self.step, self.commits[s].body["commit"], self.publics[s], self.state)
+        return out + self._apply(dict(self.publics), "seal")
+
+    def _on_open(self, env: Envelope, mine: bool) -> list[Output]:
+        """The opening of a sealed action: checked against its commitment, then applied."""
+        problem = self._check_open(env.seat, env)
+        if isinstance(problem, str):
+            return self._drop(env, problem, loud=True)
+        choice = self.sealed.pop(env.seat)
+        self.acts[env.seat] = env
+        if mine:
+            self.my_step_msgs.append(env.raw)
+        self._accept(self.step, env)
+        if env.seat == self.my_seat:
+            self.secrets.pop(f"sealed:{choice.step}", None)
+        return [Keep(env.raw)] + self._apply({env.seat: problem[0]}, "open")
+
+    def _check_open(self, seat: int, env: Envelope) -> str | tuple[Any]:
+        who = f"seat {seat} ({self.names[seat]})"
+        choice = self.sealed.get(seat)
+        if choice is None or self.game.opening(self.state) != seat:
+            return f"{who}: has no sealed action to open at step {self.step}"
+        try:
+            original = from_plain(env.body["action"])
+            expected = crypto.action_commit(self.gid, choice.step, seat, original, env.body["salt"])
+        except (DecodeError, TypeError) as exc:
+            return f"{who}: open holds no valid action ({exc})"
+        if expected != choice.commit:
+            return f"{who}: open does not match its commit of step {choice.step}"
+        try:
+            self.game.validate(choice.state, seat, original)
+            if self.game.seal(choice.state, seat, original) != choice.public:
+                return f"{who}: opened action does not match its public part of step {choice.step}"
+            action = self.game.open_action(self.state, seat, original)
+            self.game.validate(self.state, seat, action)
+        except GameError as exc:
+            return f"{who}: illegal action opened at step {self.step}: {exc}"
+        return (action,)
+
     def _check_reveal(self, seat: int, env: Envelope) -> str | tuple[Any]:
         who = f"seat {seat} ({self.names[seat]})"
         try:
@@ -600,6 +737,7 @@ class Lockstep:
         self.acts, self.commits, self.reveals = {}, {}, {}
         self.bad_reveals = set()
         self.verified = {}
+        self.publics = {}
         self.my_step_msgs = []
         self.secrets.pop(f"commit:{self.step - 1}", None)
         out: list[Output] = [Note("changed", lines, {"step": self.step})]
@@ -623,7 +761,8 @@ class Lockstep:
             if self.phase != "play":
                 break
             out += self._route(env)
-        return out
+        # after the buffer: an opening of ours that came back through sync is used as it is
+        return out + self._auto_open()
 
     def _waiting(self) -> list[Output]:
         awaited = self.awaited()
@@ -835,6 +974,7 @@ class Lockstep:
                     out.append(Publish("log", table[seat].raw))
         if self.phase == "play":
             out += [Publish("log", raw) for raw in self.my_step_msgs]
+            out += self._auto_open()  # e.g. resumed in the open step of our sealed action
         return out
 
     # ---- chat and presence -------------------------------------------------------------
@@ -910,6 +1050,11 @@ class Lockstep:
         self.frozen = report
         self.phase = "frozen"
         return [Note("desync", report, data or {"step": self.step})]
+
+
+_KINDS_OF_MODE = {
+    "act": ("act",), "commit": ("commit", "reveal"), "seal": ("seal",), "open": ("open",),
+}
 
 
 def presence_payload(identity: Identity, gid: str, status: str, name: str) -> bytes:

@@ -55,6 +55,7 @@ from .state import (
     LOAD,
     MARKET,
     OFFER,
+    OPEN,
     OVER,
     PAY,
     PROMISE_MAX,
@@ -71,8 +72,10 @@ from .state import (
     Load,
     NoOffer,
     Offer,
+    OpenBag,
     Pass,
     PayGoods,
+    SealedLoad,
     SeatView,
     SetAside,
     State,
@@ -119,6 +122,7 @@ def setup_state(n: int, seed: bytes, royal: bool, first: int | None, stacked: An
         declared=("",) * n, stands=(ZERO,) * n, stand_known=(ZERO,) * n, draw_pile=deck,
         piles=(pile1, pile2), pending=(), conditions=(), merchant=-1, exchange=0, offer=None,
         talk=(), confiscated=ZERO, debt=None, outcomes=("",) * n, revealed=((),) * n,
+        sealed=(0,) * n, held="",
     )
 
 
@@ -224,20 +228,34 @@ def _start_load(d: Draft) -> None:
 
 def _load(d: Draft, actions: Mapping[int, Any]) -> None:
     hands, known, bags = list(d["hands"]), list(d["hand_known"]), list(d["bags"])
+    sealed = list(d["sealed"])
     for seat, action in actions.items():
+        known[seat] = ZERO  # cards left the hand face down: nobody knows which (§6)
+        if type(action) is SealedLoad:  # network play: the cards stay in the hand pool
+            sealed[seat] = action.count
+            continue
         bag = counts_of(action.cards)
         bags[seat] = bag
         hands[seat] = sub(hands[seat], bag)
-        known[seat] = ZERO  # cards left the hand face down: nobody knows which (§6)
-    loaded = [p for p in range(d["n_players"]) if any(bags[p])]
+    d.update(hands=tuple(hands), hand_known=tuple(known), bags=tuple(bags), sealed=tuple(sealed))
+    loaded = _loaded(d)
     first = _clockwise(d["n_players"], loaded, d["sheriff"])[0]
-    d.update(phase=DECLARE, step="", turn=first, hands=tuple(hands), hand_known=tuple(known),
-             bags=tuple(bags))
+    d.update(phase=DECLARE, step="", turn=first)
+
+
+def _loaded(d: Draft) -> list[int]:
+    """Merchants with a bag this round (loaded in full or sealed)."""
+    bags, sealed = d["bags"], d["sealed"]
+    return [p for p in range(d["n_players"]) if sealed[p] or any(bags[p])]
+
+
+def bag_size(s: State, seat: int) -> int:
+    return s.sealed[seat] + sum(s.bags[seat])
 
 
 def _declare(d: Draft, a: Declare) -> None:
     d["declared"] = declared = _put(d["declared"], d["turn"], a.good)
-    loaded = [p for p in range(d["n_players"]) if any(d["bags"][p])]
+    loaded = _loaded(d)
     waiting = [p for p in _clockwise(d["n_players"], loaded, d["sheriff"]) if not declared[p]]
     if waiting:
         d["turn"] = waiting[0]
@@ -251,7 +269,7 @@ def _choose(d: Draft, a: Choose) -> None:
     m = a.seat
     d.update(merchant=m, talk=(), offer=None, exchange=1)
     if ("inspect", m) in d["conditions"]:
-        _inspect(d)
+        _decide(d, "inspect")
         return
     d.update(step=OFFER, turn=m)
 
@@ -272,13 +290,31 @@ def _answer(d: Draft, a: Any) -> None:
     kind = type(a)
     if kind is Demand:
         d.update(step=OFFER, turn=d["merchant"], exchange=d["exchange"] + 1)
-    elif kind is Accept:
-        _accept(d)
-    elif kind is Pass:
-        _pass_bag(d, d["bags"][d["merchant"]])
-        _finish(d, "passed")
     else:
-        _inspect(d)
+        _decide(d, "deal" if kind is Accept else "pass" if kind is Pass else "inspect")
+
+
+def _decide(d: Draft, decision: str) -> None:
+    """The Sheriff's final decision about the merchant; a sealed bag is opened first."""
+    m = d["merchant"]
+    if d["sealed"][m]:
+        d.update(step=OPEN, turn=m, held=decision)
+        return
+    _DECISIONS[decision](d)
+
+
+def _open_bag(d: Draft, a: OpenBag) -> None:
+    """The sealed bag's cards leave the hand pool; the held decision then applies as usual."""
+    m, decision = d["merchant"], d["held"]
+    bag = counts_of(a.cards)
+    d.update(hands=_put(d["hands"], m, sub(d["hands"][m], bag)), bags=_put(d["bags"], m, bag),
+             sealed=_put(d["sealed"], m, 0), held="")
+    _DECISIONS[decision](d)
+
+
+def _let_pass(d: Draft) -> None:
+    _pass_bag(d, d["bags"][d["merchant"]])
+    _finish(d, "passed")
 
 
 def _pass_bag(d: Draft, bag: Sequence[int]) -> None:
@@ -381,6 +417,9 @@ def _finish(d: Draft, outcome: str) -> None:
         _end_round(d)
 
 
+_DECISIONS = {"deal": _accept, "pass": _let_pass, "inspect": _inspect}
+
+
 # ---- end of round (§5.9) ----------------------------------------------------------------
 def _end_round(d: Draft) -> None:
     n = d["n_players"]
@@ -398,7 +437,7 @@ def _end_round(d: Draft) -> None:
     sheriff = (outgoing + 1) % n
     d.update(round=d["round"] + 1, sheriff=sheriff, bags=(ZERO,) * n, declared=("",) * n,
              pending=(), conditions=(), merchant=-1, exchange=0, offer=None, talk=(),
-             outcomes=("",) * n, revealed=((),) * n, debt=None)
+             outcomes=("",) * n, revealed=((),) * n, debt=None, sealed=(0,) * n, held="")
     _market_turn(d, (sheriff + 1) % n)
 
 
@@ -417,6 +456,7 @@ _APPLY = {
     Inspect: _answer,
     Confiscate: _confiscate,
     PayGoods: _pay,
+    OpenBag: _open_bag,
 }
 
 
@@ -508,15 +548,31 @@ def _check_market(s: State, seat: int, a: Any) -> None:
 
 
 def _check_load(s: State, seat: int, a: Any) -> None:
+    hand = s.hands[seat]
+    most = min(BAG_MAX, sum(hand))
+    if isinstance(a, SealedLoad):
+        count = a.count
+        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= most:
+            raise _illegal(seat, "load a sealed bag", f"a bag holds 1 to {most} cards")
+        return
     if not isinstance(a, Load):
         raise _illegal(seat, "do that now", "load your bag")
     cards = _cards(seat, "load those cards", a.cards)
-    hand = s.hands[seat]
     if not covers(hand, cards):
         raise _illegal(seat, "load those cards", "they are not all in your hand")
-    most = min(BAG_MAX, sum(hand))
     if not 1 <= sum(cards) <= most:
         raise _illegal(seat, "load those cards", f"a bag holds 1 to {most} cards")
+
+
+def _check_open(s: State, seat: int, a: Any) -> None:
+    what = "open the bag with those cards"
+    if not isinstance(a, OpenBag):
+        raise _illegal(seat, "do that now", "open your sealed bag")
+    cards = _cards(seat, what, a.cards)
+    if sum(cards) != s.sealed[seat]:
+        raise _illegal(seat, what, f"the sealed bag holds {s.sealed[seat]} cards, not {sum(cards)}")
+    if not covers(s.hands[seat], cards):
+        raise _illegal(seat, what, "they are not all among your hand and bag")
 
 
 def _check_offer(s: State, seat: int, a: Any) -> None:
@@ -537,8 +593,8 @@ def _check_offer(s: State, seat: int, a: Any) -> None:
         allowed = goods_in_game(s.n_players, s.royal)
         if any(n and i not in allowed for i, n in enumerate(bag_claim)):
             raise _illegal(seat, what, "it claims a good that is not in this game")
-    if sum(bag_claim) > sum(s.bags[seat]):
-        raise _illegal(seat, what, f"your bag holds only {sum(s.bags[seat])} cards")
+    if sum(bag_claim) > bag_size(s, seat):
+        raise _illegal(seat, what, f"your bag holds only {bag_size(s, seat)} cards")
     _text(seat, what, a.promise)
     _check_conditions(s, seat, a.conditions)
     if not (a.gold or a.stand_goods or a.bag_goods or a.promise.strip() or a.conditions):
@@ -643,15 +699,17 @@ def make_view(s: State, seat: int | None) -> View:
     players = []
     for p in range(s.n_players):
         mine = p == seat
-        hand, stand = s.hands[p], s.stands[p]
+        hand, stand, sealed = s.hands[p], s.stands[p], s.sealed[p]
         down = hidden_part(stand)
         aside = s.aside if (s.phase == MARKET and p == s.turn) else ZERO
         players.append(SeatView(
             seat=p,
             gold=s.gold[p],
-            hand=ids_of(hand) if mine else _with_unknown(s.hand_known[p], sum(hand)),
+            # a sealed bag's cards are still in the hand pool: which ones, nobody here knows
+            hand=(ids_of(hand) if mine and not sealed
+                  else _with_unknown(s.hand_known[p], sum(hand) - sealed)),
             set_aside=ids_of(aside) if mine else (HIDDEN,) * sum(aside),
-            bag=ids_of(s.bags[p]) if mine else (HIDDEN,) * sum(s.bags[p]),
+            bag=ids_of(s.bags[p]) if mine and not sealed else (HIDDEN,) * (sum(s.bags[p]) + sealed),
             declared=s.declared[p],
             stand_up=ids_of(tuple(n if IS_LEGAL[i] else 0 for i, n in enumerate(stand))),
             stand_down=ids_of(down) if (mine or over) else _with_unknown(s.stand_known[p], sum(down)),
@@ -758,10 +816,14 @@ class Sheriff(Game):
     def _legal_answer(self, s: State, seat: int) -> tuple:
         return self._answers(s)
 
+    def _legal_open(self, s: State, seat: int) -> SubsetSpace:
+        count = s.sealed[seat]
+        return SubsetSpace(s.hands[seat], count, count, OpenBag, self._check(s, seat))
+
     _legal_by_step = {
         ASIDE: _legal_set_aside, DRAW: _legal_draw, DISCARD: _legal_discard, LOAD: _legal_load,
         DECLARE: _legal_declare, CHOOSE: _legal_choose, OFFER: _legal_offer,
-        ANSWER: _legal_answer, CONFISCATE: _legal_confiscate, PAY: _legal_pay,
+        ANSWER: _legal_answer, CONFISCATE: _legal_confiscate, PAY: _legal_pay, OPEN: _legal_open,
     }
 
     def _offer_space(self, s: State, seat: int, check: Any) -> OfferSpace:
@@ -774,7 +836,7 @@ class Sheriff(Game):
                 if (_OPPOSITE[kind], x) not in s.conditions:
                     options.append((kind, x))
             choices.append(tuple(options))
-        bag_claims = claims(goods_in_game(s.n_players, s.royal), sum(s.bags[seat]))
+        bag_claims = claims(goods_in_game(s.n_players, s.royal), bag_size(s, seat))
         return OfferSpace(s.gold[seat], s.stands[seat], bag_claims, tuple(choices), check)
 
     def _answers(self, s: State) -> tuple:
@@ -808,6 +870,8 @@ class Sheriff(Game):
             _check_offer(s, seat, a)
         elif step == ANSWER:
             _check_answer(s, seat, a)
+        elif step == OPEN:
+            _check_open(s, seat, a)
         elif step == CONFISCATE:
             if not isinstance(a, Confiscate):
                 raise _illegal(seat, "do that now", "place the confiscated cards on a discard pile")
@@ -818,6 +882,29 @@ class Sheriff(Game):
 
     def _apply(self, s: State, actions: Mapping[int, Any]) -> State:
         return next_state(s, actions)
+
+    # ---- sealed bags over the network (Game's sealed-step hooks) ---------------------------
+    def sealed(self, state: State) -> bool:
+        return state.phase == LOAD
+
+    def seal(self, state: State, seat: int, action: Any) -> Any:
+        return SealedLoad(len(action.cards)) if isinstance(action, Load) else action
+
+    def opening(self, state: State) -> int | None:
+        return state.turn if state.step == OPEN else None
+
+    def open_action(self, state: State, seat: int, original: Any) -> Any:
+        return OpenBag(original.cards) if isinstance(original, Load) else original
+
+    def unseal(self, state: State, seat: int, original: Any) -> State:
+        """The merchant's own knowledge: its sealed bag loaded with `original`'s cards."""
+        if not isinstance(original, Load) or not state.sealed[seat]:
+            return state
+        d = draft(state)
+        bag = counts_of(original.cards)
+        d.update(hands=_put(state.hands, seat, sub(state.hands[seat], bag)),
+                 bags=_put(state.bags, seat, bag), sealed=_put(state.sealed, seat, 0))
+        return build(d)
 
     # ---- views and results ---------------------------------------------------------------
     def _view(self, state: State, seat: int | None) -> View:
