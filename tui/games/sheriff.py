@@ -460,6 +460,8 @@ class SheriffScreen(GameScreen):
         elif view.step == "pay":
             payer = view.debt.payer if view.debt else actor
             out.append(f"{name(payer)} pays the rest of the debt in goods")
+        elif view.step == "open":  # network play: the merchant's client opens its sealed bag
+            out.append(f"{name(view.merchant)}'s bag is opened (its sealed contents are checked)")
         return out
 
     # ---- the detail panel: negotiation, opened bags, consequences -------------------------
