@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core import Action, ActionSpace, Game, Seat, Stream, View, pick_uniform
+from ..core.rng import BitStream
 
 
 class Bot:
@@ -28,6 +29,11 @@ class RandomBot(Bot):
 
     kind = "random"
     wants_view = False
+
+    def __init__(self, game: Game, seat: Seat, rng: Stream) -> None:
+        # Its own bit-spending stream from the same seed: a random bot's draws are mostly
+        # small, and a whole SHA-256 per draw was a fifth of a benchmark game.
+        super().__init__(game, seat, BitStream(rng.seed))
 
     def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
         # `pick_uniform` written out: random bots run every benchmark and property test.

@@ -114,6 +114,42 @@ class Stream:
         return Stream(sha256(self.seed + b"/" + label.encode()).digest())
 
 
+class BitStream(Stream):
+    """A Stream that spends each 256-bit block bit by bit, for random bots.
+
+    A draw below n takes the next bit_length(n - 1) bits (the block read as a big-endian
+    integer, from its least significant bit up) and rejects a value >= n like `below`. One
+    SHA-256 then serves dozens of small draws, which is most of a random bot's cost. Only bots
+    use it: game state keeps `Rng`, whose stream the vectors specify.
+    """
+
+    __slots__ = ("_bits", "_nbits")
+
+    def __init__(self, seed: bytes | int | str) -> None:
+        super().__init__(seed)
+        self._bits = 0
+        self._nbits = 0
+
+    def below(self, n: int) -> int:
+        if n <= 1:
+            if n <= 0:
+                raise ValueError(f"cannot draw below {n}")
+            return 0
+        width = (n - 1).bit_length()
+        mask = (1 << width) - 1
+        while True:
+            if self._nbits < width:
+                block = sha256(self.seed + _pack_counter(self.counter)).digest()
+                self.counter += 1
+                self._bits |= int.from_bytes(block, "big") << self._nbits
+                self._nbits += 256
+            value = self._bits & mask
+            self._bits >>= width
+            self._nbits -= width
+            if value < n:
+                return value
+
+
 def seed_bytes(seed: bytes | int | str) -> bytes:
     """Normalise a user-facing seed (an int from the command line, a string, or bytes)."""
     if isinstance(seed, bytes):

@@ -67,3 +67,25 @@ def test_seed_bytes_accepts_ints_and_strings_distinctly():
     assert seed_bytes(b"x") == b"x"
     with pytest.raises(TypeError):
         seed_bytes(1.5)  # type: ignore[arg-type]
+
+
+def test_bit_stream_spends_one_block_on_many_small_draws_and_stays_in_range():
+    from engine.core.rng import BitStream
+
+    stream = BitStream(b"bits")
+    draws = [stream.below(6) for _ in range(600)]
+    assert set(draws) == set(range(6))
+    assert stream.counter < 60  # 3 bits a draw (with rejections) from 256-bit blocks
+    again = BitStream(b"bits")
+    assert [again.below(6) for _ in range(600)] == draws
+    assert BitStream(b"bits").below(1) == 0
+    with pytest.raises(ValueError):
+        BitStream(b"bits").below(0)
+
+
+def test_bit_stream_draws_wide_numbers_across_blocks():
+    from engine.core.rng import BitStream
+
+    stream = BitStream(b"wide")
+    values = [stream.below(1 << 60) for _ in range(50)]
+    assert len(set(values)) == 50 and max(values) >= 1 << 58
