@@ -1,7 +1,8 @@
 """Complete random 4-player Sheriff games per second on one core.
 
 Usage: .venv/bin/python bench/sheriff_speed.py [CPU_SECONDS]   (default 3)
-Every action is sampled uniformly from `legal_actions` and goes through `GAME.apply`, which
+The self-play harness with random bots (what `gamenight selfplay sheriff --bots random` runs):
+every action is drawn uniformly from `legal_actions` and goes through `GAME.apply`, which
 validates it. Random bots never read a view, so none is built (a screen or a heuristic bot
 pays for its views separately).
 """
@@ -11,19 +12,14 @@ from __future__ import annotations
 import sys
 import time
 
-from engine.core import Stream, pick_uniform
+from engine.bots import play_game
 from engine.registry import get_game
 
 
 def play(game, seed: int) -> int:
-    state = game.setup(4, seed.to_bytes(8, "big"))
-    rng = Stream(seed)
-    steps = 0
-    while not game.is_over(state):
-        chosen = {seat: pick_uniform(game.legal_actions(state, seat), rng) for seat in game.active(state)}
-        state = game.apply(state, chosen)
-        steps += 1
-    return steps
+    played = play_game(game, 4, seed.to_bytes(8, "big"), "random")
+    assert played.result is not None
+    return played.steps
 
 
 def main(seconds: float) -> None:
