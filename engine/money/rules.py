@@ -629,6 +629,13 @@ class MoneyGame(Game):
     def is_over(self, state: MoneyState) -> bool:
         return state.phase == "over"
 
+    def active(self, state: MoneyState) -> frozenset[Seat]:
+        """`Game.active` in one call (nobody once the game is over)."""
+        phase = state.phase
+        if phase == "turns":
+            return _ONE_SEAT[state.pending[0].owner]
+        return _ALL_SEATS[state.setup.n_players] if phase == "bid" else frozenset()
+
     def _active(self, state: MoneyState) -> frozenset[Seat]:
         if state.phase == "bid":
             return _ALL_SEATS[state.setup.n_players]
@@ -654,6 +661,20 @@ class MoneyGame(Game):
             problem = _turn_problem(state, seat, action)
         if problem:
             raise IllegalAction(f"seat {seat} cannot {self.describe(action)}: {problem}")
+
+    def apply(self, state: MoneyState, actions: Mapping[Seat, Any]) -> MoneyState:
+        """The shared guards in one pass for a turn (most steps of a game), same checks and
+        errors as `Game.apply`: the acting seat alone acts, its action is validated."""
+        if state.phase == "turns" and len(actions) == 1:
+            seat = state.pending[0].owner
+            action = actions.get(seat)
+            if action is not None:
+                if type(action) is not Keep:
+                    problem = _turn_problem(state, seat, action)
+                    if problem:
+                        raise IllegalAction(f"seat {seat} cannot {self.describe(action)}: {problem}")
+                return _turn(state, action)
+        return super().apply(state, actions)
 
     def _apply(self, state: MoneyState, actions: Mapping[Seat, Any]) -> MoneyState:
         if state.phase == "bid":
