@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Mapping, Sequence
+from functools import cache, lru_cache
 from typing import Any
 
 from ..core import HIDDEN, Game, IllegalAction, InvalidOption, OptionSpec, Result, Rng
@@ -61,6 +62,7 @@ from .state import (
     PROMISE_MAX,
     Accept,
     Choose,
+    Condition,
     Confiscate,
     Debt,
     Declare,
@@ -87,12 +89,43 @@ from .state import (
 Draft = dict[str, Any]
 
 _PAY_RANK = {GOODS[i]: rank for rank, i in enumerate(PAY_ORDER)}
+
+
+@cache
+def _absent(n_players: int, royal: bool) -> tuple[int, ...]:
+    """Indices of the goods not in this game (a bag claim may not name them)."""
+    allowed = goods_in_game(n_players, royal)
+    return tuple(i for i in range(NG) if i not in allowed)
+
+
 _DECLARES = tuple(Declare(g) for g in LEGAL)
 _OPPOSITE = {"inspect": "pass", "pass": "inspect"}
 
 
 def _put(seq: tuple, index: int, value: Any) -> tuple:
     return seq[:index] + (value,) + seq[index + 1:]
+
+
+@lru_cache(maxsize=1024)
+def _condition_choices(pending: tuple[int, ...], seat: int, accepted: tuple[Condition, ...]
+                       ) -> tuple[tuple[Condition | None, ...], ...]:
+    """Per other pending merchant: no condition, or inspect / pass unless it contradicts one
+    the Sheriff accepted this round (the condition part of an offer's enumeration)."""
+    choices = []
+    for x in pending:
+        if x == seat:
+            continue
+        options: list[Condition | None] = [None]
+        for kind in ("inspect", "pass"):
+            if (_OPPOSITE[kind], x) not in accepted:
+                options.append((kind, x))
+        choices.append(tuple(options))
+    return tuple(choices)
+
+
+@cache
+def _bag_claims(n_players: int, royal: bool, bag: int) -> tuple[tuple[str, ...], ...]:
+    return claims(goods_in_game(n_players, royal), bag)
 
 
 def _illegal(seat: int, what: str, why: str) -> IllegalAction:
@@ -281,8 +314,9 @@ def _offer(d: Draft, a: Offer | NoOffer) -> None:
         d["offer"] = a
         if a.stand_goods:  # naming face-down goods identifies them (§5.4.1, §6)
             named = hidden_part(counts_of(a.stand_goods))
-            known = tuple(max(k, x) for k, x in zip(d["stand_known"][m], named, strict=True))
-            d["stand_known"] = _put(d["stand_known"], m, known)
+            if any(named):  # (legal goods lie face up: naming them identifies nothing new)
+                known = tuple(map(max, d["stand_known"][m], named))
+                d["stand_known"] = _put(d["stand_known"], m, known)
 
 
 def _answer(d: Draft, a: Any) -> None:
@@ -429,6 +463,15 @@ def _end_round(d: Draft) -> None:
     outgoing = d["sheriff"]
     for k in range(1, n + 1):  # clockwise from the outgoing Sheriff's left
         p = (outgoing + k) % n
+        hand = d["hands"][p]
+        short = HAND_SIZE - sum(hand)
+        if 0 < short <= len(d["draw_pile"]):  # the common case: the draw pile has them all
+            cards, d["draw_pile"] = draw(d["draw_pile"], short)  # what the loop below draws
+            refilled = list(hand)
+            for card in cards:
+                refilled[IDX[card]] += 1
+            d["hands"] = _put(d["hands"], p, tuple(refilled))
+            continue
         while sum(d["hands"][p]) < HAND_SIZE:
             card = _draw_deck(d)
             if card is None:
@@ -476,6 +519,13 @@ def _cards(seat: int, what: str, cards: Any, rank: Mapping[str, int] | None = No
     """A count vector from an action's card tuple; with `rank`, the cards must follow it."""
     if not isinstance(cards, tuple):
         raise _illegal(seat, what, "the cards must be a tuple of good ids")
+    if rank is None:  # the tuples seen before (every action names cards): one dict look-up
+        try:
+            known = _COUNTED.get(cards)
+        except TypeError:  # an unhashable element: the loop below names it
+            known = None
+        if known is not None:
+            return known
     out = [0] * NG
     last = -1
     for card in cards:
@@ -491,7 +541,17 @@ def _cards(seat: int, what: str, cards: Any, rank: Mapping[str, int] | None = No
             raise _illegal(seat, what, f"list the cards in the order {', '.join(order)}")
         last = r
         out[IDX[card]] += 1
-    return tuple(out)
+    counts = tuple(out)
+    if rank is None:
+        if len(_COUNTED) >= _COUNTED_MAX:
+            _COUNTED.clear()
+        _COUNTED[cards] = counts
+    return counts
+
+
+_COUNTED: dict[tuple, tuple[int, ...]] = {}
+"""Card tuples already checked to be good ids -> their count vectors (see `_cards`)."""
+_COUNTED_MAX = 1 << 16
 
 
 def _pile(seat: int, what: str, pile: Any) -> None:
@@ -515,36 +575,60 @@ def _text(seat: int, what: str, text: Any) -> None:
         raise _illegal(seat, what, "the text holds control characters")
 
 
-def _check_market(s: State, seat: int, a: Any) -> None:
+def _check_aside(s: State, seat: int, a: Any) -> None:
     hand = s.hands[seat]
-    if s.step == ASIDE:
-        if not isinstance(a, SetAside):
-            raise _illegal(seat, "do that now", "set aside 0-5 cards first")
-        cards = _cards(seat, "set those cards aside", a.cards)
-        if not covers(hand, cards):
-            raise _illegal(seat, "set those cards aside", "they are not all in your hand")
-        most = min(ASIDE_MAX, sum(hand))
-        if sum(cards) > most:
-            raise _illegal(seat, "set those cards aside", f"at most {most} cards may be set aside")
-    elif s.step == DRAW:
-        if isinstance(a, DrawDiscard):
-            _pile(seat, "draw from a discard pile", a.pile)
-            if s.drew_deck:
-                raise _illegal(seat, "draw from a discard pile",
-                               "after drawing from the draw pile only the draw pile is allowed")
-            if not s.piles[a.pile - 1]:
-                raise _illegal(seat, "draw from a discard pile", f"pile {a.pile} is empty")
-        elif isinstance(a, DrawDeck):
-            if not can_draw_deck(s):
-                raise _illegal(seat, "draw from the draw pile",
-                               "it is empty and the discard piles hold 10 cards or fewer")
-        else:
-            raise _illegal(seat, "do that now", "draw a card from a discard pile or the draw pile")
+    if not isinstance(a, SetAside):
+        raise _illegal(seat, "do that now", "set aside 0-5 cards first")
+    cards = _cards(seat, "set those cards aside", a.cards)
+    if not covers(hand, cards):
+        raise _illegal(seat, "set those cards aside", "they are not all in your hand")
+    most = min(ASIDE_MAX, sum(hand))
+    if sum(cards) > most:
+        raise _illegal(seat, "set those cards aside", f"at most {most} cards may be set aside")
+
+
+def _check_draw(s: State, seat: int, a: Any) -> None:
+    if isinstance(a, DrawDiscard):
+        _pile(seat, "draw from a discard pile", a.pile)
+        if s.drew_deck:
+            raise _illegal(seat, "draw from a discard pile",
+                           "after drawing from the draw pile only the draw pile is allowed")
+        if not s.piles[a.pile - 1]:
+            raise _illegal(seat, "draw from a discard pile", f"pile {a.pile} is empty")
+    elif isinstance(a, DrawDeck):
+        if not can_draw_deck(s):
+            raise _illegal(seat, "draw from the draw pile",
+                           "it is empty and the discard piles hold 10 cards or fewer")
     else:
-        if not isinstance(a, Discard):
-            raise _illegal(seat, "do that now", "discard the set-aside cards onto one pile")
-        _pile(seat, "discard", a.pile)
-        _order(seat, "discard", a.order, s.aside)
+        raise _illegal(seat, "do that now", "draw a card from a discard pile or the draw pile")
+
+
+def _check_discard(s: State, seat: int, a: Any) -> None:
+    if not isinstance(a, Discard):
+        raise _illegal(seat, "do that now", "discard the set-aside cards onto one pile")
+    _pile(seat, "discard", a.pile)
+    _order(seat, "discard", a.order, s.aside)
+
+
+def _check_declare(s: State, seat: int, a: Any) -> None:
+    if not isinstance(a, Declare):
+        raise _illegal(seat, "do that now", "declare one legal good")
+    if a.good not in LEGAL:
+        raise _illegal(seat, f"declare {a.good!r}", f"only {', '.join(LEGAL)} may be declared")
+
+
+def _check_choose(s: State, seat: int, a: Any) -> None:
+    if not isinstance(a, Choose):
+        raise _illegal(seat, "do that now", "choose the next merchant to deal with")
+    if a.seat not in s.pending or isinstance(a.seat, bool):
+        raise _illegal(seat, f"deal with seat {a.seat!r}", "that merchant is not waiting")
+
+
+def _check_confiscate(s: State, seat: int, a: Any) -> None:
+    if not isinstance(a, Confiscate):
+        raise _illegal(seat, "do that now", "place the confiscated cards on a discard pile")
+    _pile(seat, "confiscate", a.pile)
+    _order(seat, "confiscate", a.order, s.confiscated)
 
 
 def _check_load(s: State, seat: int, a: Any) -> None:
@@ -590,10 +674,10 @@ def _check_offer(s: State, seat: int, a: Any) -> None:
         raise _illegal(seat, what, "those goods are not all on your stand")
     bag_claim = _cards(seat, what, a.bag_goods)
     if a.bag_goods:
-        allowed = goods_in_game(s.n_players, s.royal)
-        if any(n and i not in allowed for i, n in enumerate(bag_claim)):
+        absent = _absent(s.n_players, s.royal)
+        if any(bag_claim[i] for i in absent):
             raise _illegal(seat, what, "it claims a good that is not in this game")
-    if sum(bag_claim) > bag_size(s, seat):
+    if sum(bag_claim) > s.sealed[seat] + sum(s.bags[seat]):  # the bag size
         raise _illegal(seat, what, f"your bag holds only {bag_size(s, seat)} cards")
     _text(seat, what, a.promise)
     _check_conditions(s, seat, a.conditions)
@@ -688,6 +772,14 @@ def pay_options(stand: Sequence[int], owed: int) -> tuple[PayGoods, ...]:
     return tuple(out)
 
 
+_CHECKS = {  # validation by step (load and declare have no sub-step: their phase names it)
+    ASIDE: _check_aside, DRAW: _check_draw, DISCARD: _check_discard, LOAD: _check_load,
+    DECLARE: _check_declare, CHOOSE: _check_choose, OFFER: _check_offer, ANSWER: _check_answer,
+    OPEN: _check_open, CONFISCATE: _check_confiscate, PAY: _check_pay,
+    OVER: _check_pay,  # never reached through the guards; what the old else-branch did
+}
+
+
 # ---- views ------------------------------------------------------------------------------
 def _with_unknown(known: Sequence[int], total: int) -> tuple[str, ...]:
     ids = ids_of(known)
@@ -734,9 +826,17 @@ _DRAW_CHOICES = {  # (pile 1 allowed, pile 2 allowed, draw pile allowed) -> the 
     for one in (False, True) for two in (False, True) for deck in (False, True)
 }
 _ONLY = {seat: frozenset((seat,)) for seat in range(-1, 8)}  # -1: nobody (game over)
+_NOBODY: frozenset[int] = frozenset()
 _CHOOSE = {seat: Choose(seat) for seat in range(8)}
 _DEMAND_ACTIONS = tuple(Demand(text) for text in DEMANDS)
 _ACCEPT, _PASS, _INSPECT = Accept(), Pass(), Inspect()
+_ANSWERS = {  # (may demand, may accept, may inspect) -> the Sheriff's answers, in this order
+    (demand, accept, inspect): (
+        (_DEMAND_ACTIONS if demand else ()) + ((_ACCEPT,) if accept else ()) + (_PASS,)
+        + ((_INSPECT,) if inspect else ())
+    )
+    for demand in (False, True) for accept in (False, True) for inspect in (False, True)
+}
 
 
 class Sheriff(Game):
@@ -827,61 +927,45 @@ class Sheriff(Game):
     }
 
     def _offer_space(self, s: State, seat: int, check: Any) -> OfferSpace:
-        choices = []
-        for x in s.pending:
-            if x == seat:
-                continue
-            options: list[tuple[str, int] | None] = [None]
-            for kind in ("inspect", "pass"):
-                if (_OPPOSITE[kind], x) not in s.conditions:
-                    options.append((kind, x))
-            choices.append(tuple(options))
-        bag_claims = claims(goods_in_game(s.n_players, s.royal), bag_size(s, seat))
-        return OfferSpace(s.gold[seat], s.stands[seat], bag_claims, tuple(choices), check)
+        choices = _condition_choices(s.pending, seat, s.conditions)
+        bag_claims = _bag_claims(s.n_players, s.royal, s.sealed[seat] + sum(s.bags[seat]))
+        return OfferSpace(s.gold[seat], s.stands[seat], bag_claims, choices, check)
 
     def _answers(self, s: State) -> tuple:
-        out: list[Any] = list(_DEMAND_ACTIONS) if s.exchange < EXCHANGES else []
-        if s.offer is not None and not any(
-            (_OPPOSITE[kind], x) in s.conditions for kind, x in s.offer.conditions
-        ):
-            out.append(_ACCEPT)
-        out.append(_PASS)
-        if ("pass", s.merchant) not in s.conditions:
-            out.append(_INSPECT)
-        return tuple(out)
+        return _ANSWERS[
+            s.exchange < EXCHANGES,
+            s.offer is not None and not any(
+                (_OPPOSITE[kind], x) in s.conditions for kind, x in s.offer.conditions
+            ),
+            ("pass", s.merchant) not in s.conditions,
+        ]
 
     def _validate(self, s: State, seat: int, a: Any) -> None:
-        phase, step = s.phase, s.step
-        if phase == MARKET:
-            _check_market(s, seat, a)
-        elif phase == LOAD:
-            _check_load(s, seat, a)
-        elif phase == DECLARE:
-            if not isinstance(a, Declare):
-                raise _illegal(seat, "do that now", "declare one legal good")
-            if a.good not in LEGAL:
-                raise _illegal(seat, f"declare {a.good!r}", f"only {', '.join(LEGAL)} may be declared")
-        elif step == CHOOSE:
-            if not isinstance(a, Choose):
-                raise _illegal(seat, "do that now", "choose the next merchant to deal with")
-            if a.seat not in s.pending or isinstance(a.seat, bool):
-                raise _illegal(seat, f"deal with seat {a.seat!r}", "that merchant is not waiting")
-        elif step == OFFER:
-            _check_offer(s, seat, a)
-        elif step == ANSWER:
-            _check_answer(s, seat, a)
-        elif step == OPEN:
-            _check_open(s, seat, a)
-        elif step == CONFISCATE:
-            if not isinstance(a, Confiscate):
-                raise _illegal(seat, "do that now", "place the confiscated cards on a discard pile")
-            _pile(seat, "confiscate", a.pile)
-            _order(seat, "confiscate", a.order, s.confiscated)
-        else:
-            _check_pay(s, seat, a)
+        _CHECKS[s.step or s.phase](s, seat, a)
 
     def _apply(self, s: State, actions: Mapping[int, Any]) -> State:
         return next_state(s, actions)
+
+    # The shared guards in one pass (same checks, same errors): one seat acts in every step
+    # but LOAD, so the common case is "the turn seat sent the one action".
+    def active(self, state: State) -> frozenset[int]:
+        phase = state.phase
+        if phase == LOAD:
+            return frozenset(loaders(state))
+        return _NOBODY if phase == OVER else _ONLY[state.turn]
+
+    def apply(self, state: State, actions: Mapping[int, Any]) -> State:
+        """Validate every action of this step, then return the next state (input untouched)."""
+        phase = state.phase
+        if phase != LOAD and phase != OVER and len(actions) == 1:
+            turn = state.turn
+            if turn in actions:
+                a = actions[turn]
+                _CHECKS[state.step or phase](state, turn, a)
+                d = draft(state)
+                _APPLY[type(a)](d, a)
+                return build(d)
+        return super().apply(state, actions)  # LOAD, or the shared guards' error
 
     # ---- sealed bags over the network (Game's sealed-step hooks) ---------------------------
     def sealed(self, state: State) -> bool:

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations_with_replacement, permutations, product
 from math import factorial, prod
 
-from ..core import ActionSpace, IllegalAction, Stream
+from ..core import ActionSpace, IllegalAction, Stream, fast_maker
 from .cards import GOODS
 from .state import NoOffer, Offer
 
@@ -65,7 +65,7 @@ class SubsetSpace(_Validated):
     def __init__(self, counts: Sequence[int], low: int, high: int,
                  make: Callable[[tuple[str, ...]], object], check: Callable[[object], None]) -> None:
         super().__init__(check)
-        self.slots = tuple((i, n) for i, n in enumerate(counts) if n)
+        self.slots = tuple([(i, n) for i, n in enumerate(counts) if n])
         self.low, self.high, self.make = low, high, make
 
     def _ok(self, picked: Sequence[int]) -> bool:
@@ -89,13 +89,39 @@ class SubsetSpace(_Validated):
                 yield self._action(picked)
 
     def sample(self, rng: Stream) -> object:
-        if sum(n for _, n in self.slots) < self.low:
-            raise IllegalAction("there is no legal action to choose from")
         radix = [n + 1 for _, n in self.slots]
+        if sum(radix) - len(radix) < self.low:  # fewer cards than the smallest pick
+            raise IllegalAction("there is no legal action to choose from")
+        size = prod(radix)
+        if size <= _TABLE_MAX:  # every hand of the game: each code's pick is precomputed
+            table = _subset_table(tuple(radix), self.low, self.high)
+            names = [GOODS[i] for i, _ in self.slots]
+            below = rng.below
+            while True:  # the same draws as the loop below
+                positions = table[below(size)]
+                if positions is not None:
+                    return self.make(tuple(map(names.__getitem__, positions)))
         while True:  # uniform over the product, rejecting sizes out of range
-            picked = _digits(rng.below(prod(radix)), radix)
+            picked = _digits(rng.below(size), radix)
             if self._ok(picked):
                 return self._action(picked)
+
+
+_TABLE_MAX = 1 << 12
+
+
+@lru_cache(maxsize=1024)
+def _subset_table(radix: tuple[int, ...], low: int, high: int) -> tuple[tuple[int, ...] | None, ...]:
+    """Per code of `SubsetSpace.sample`'s mixed-radix draw: the picked cards as slot positions
+    (each repeated as many times as picked), or None when the size is out of range."""
+    table: list[tuple[int, ...] | None] = []
+    for code in range(prod(radix)):
+        picked = _digits(code, radix)
+        if not low <= sum(picked) <= high:
+            table.append(None)
+            continue
+        table.append(tuple(j for j, k in enumerate(picked) for _ in range(k)))
+    return tuple(table)
 
 
 class OrderSpace(_Validated):
@@ -154,7 +180,7 @@ class OfferSpace(_Validated):
                  check: Callable[[object], None]) -> None:
         super().__init__(check)
         self.gold = gold
-        self.stand = tuple((i, n) for i, n in enumerate(stand) if n)
+        self.stand = tuple([(i, n) for i, n in enumerate(stand) if n])
         self.bag_claims = bag_claims
         self.condition_choices = condition_choices
 
@@ -193,11 +219,34 @@ class OfferSpace(_Validated):
         radix += [k + 1 for _, k in self.stand]
         radix += [len(choices) for choices in self.condition_choices]
         size = prod(radix)
-        if size < _ONE_DRAW:  # one draw, read as mixed-radix digits
-            digits = _digits(rng.below(size), radix)
-        else:  # the stream's draws are 64-bit: draw each part on its own
+        if size >= _ONE_DRAW:  # the stream's draws are 64-bit: draw each part on its own
             digits = [rng.below(r) for r in radix]
-        gold, claim, promise = digits[:3]
-        picked = digits[3:3 + len(self.stand)]
-        conds = [c[i] for c, i in zip(self.condition_choices, digits[3 + len(self.stand):], strict=True)]
-        return self._make(gold, picked, self.bag_claims[claim], PROMISES[promise], conds)
+            gold, claim, promise = digits[:3]
+            picked = digits[3:3 + len(self.stand)]
+            conds = [c[i] for c, i in zip(self.condition_choices, digits[3 + len(self.stand):],
+                                          strict=True)]
+            return self._make(gold, picked, self.bag_claims[claim], PROMISES[promise], conds)
+        # one draw, read as mixed-radix digits (`_digits` and `_make` written out: random bots
+        # make an offer at every exchange)
+        code, gold = divmod(rng.below(size), self.gold + 1)
+        code, claim = divmod(code, len(self.bag_claims))
+        code, promise = divmod(code, len(PROMISES))
+        stand: list[str] = []
+        for i, k in self.stand:
+            code, n = divmod(code, k + 1)
+            if n:
+                stand.extend((GOODS[i],) * n)
+        conditions = []
+        for choices in self.condition_choices:
+            code, j = divmod(code, len(choices))
+            if choices[j] is not None:
+                conditions.append(choices[j])
+        bag = self.bag_claims[claim]
+        text = PROMISES[promise]
+        if not (gold or stand or bag or text or conditions):
+            return _NO_OFFER
+        return _make_offer(gold, tuple(stand), bag, text, tuple(conditions))
+
+
+_NO_OFFER = NoOffer()
+_make_offer = fast_maker(Offer)

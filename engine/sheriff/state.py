@@ -248,6 +248,7 @@ class State:
 STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(State))
 _N_FIELDS = len(STATE_FIELDS)
 _NEW = object.__new__
+_set_dict = object.__setattr__
 
 
 def draft(state: State) -> dict[str, object]:
@@ -259,13 +260,14 @@ def build(fields_: dict[str, object]) -> State:
     """The State of a draft, without the generated __init__'s per-field frozen assignments.
 
     State keeps its fields in its __dict__ (it is the one dataclass without slots) exactly so
-    that this copy is one C-level dict copy: a step builds one new State, and this was the
-    largest single cost of a step (benchmarked in bench/sheriff_speed.py).
+    that the draft itself becomes the new State's __dict__, with no copy: a step builds one
+    new State, and this was the largest single cost of a step (benchmarked in
+    bench/sheriff_speed.py). The draft belongs to the State from then on: never edit it again.
     """
     if len(fields_) != _N_FIELDS:  # a misspelt field name in a transition
         raise KeyError(sorted(set(fields_) - set(STATE_FIELDS)))
     state = _NEW(State)
-    state.__dict__.update(fields_)
+    _set_dict(state, "__dict__", fields_)  # the draft becomes the state's own: no copy
     return state
 
 
