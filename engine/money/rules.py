@@ -380,12 +380,16 @@ def _reveal(state: MoneyState, bids: Mapping[Seat, Bid]) -> MoneyState:
         right = bid.right
         if right:
             order.append((-sum(map(_VALUE_OF, right)), SERIAL[right[0]], seat, 1, right))
-            out = {*left, *right}
             shown += right
-        else:
-            out = set(left)
         shown += left
-        hands[seat] = tuple(filterfalse(out.__contains__, hand))
+        # A valid bid names cards of the hand, each once: removing them one by one keeps
+        # the hand's order and is the fastest way to take a few cards out of a dozen.
+        kept = list(hand)
+        for card in left:
+            kept.remove(card)
+        for card in right:
+            kept.remove(card)
+        hands[seat] = tuple(kept)
     unseen = state.unseen
     if unseen and shown:
         unseen = tuple(filterfalse(set(shown).__contains__, unseen))
@@ -663,17 +667,32 @@ class MoneyGame(Game):
             raise IllegalAction(f"seat {seat} cannot {self.describe(action)}: {problem}")
 
     def apply(self, state: MoneyState, actions: Mapping[Seat, Any]) -> MoneyState:
-        """The shared guards in one pass for a turn (most steps of a game), same checks and
-        errors as `Game.apply`: the acting seat alone acts, its action is validated."""
-        if state.phase == "turns" and len(actions) == 1:
-            seat = state.pending[0].owner
-            action = actions.get(seat)
-            if action is not None:
-                if type(action) is not Keep:
-                    problem = _turn_problem(state, seat, action)
-                    if problem:
-                        raise IllegalAction(f"seat {seat} cannot {self.describe(action)}: {problem}")
-                return _turn(state, action)
+        """The shared guards in one pass for a turn and for a bid step of plain bids (nearly
+        every step of a game), same checks and errors as `Game.apply`: exactly the active
+        seats act, every action is validated."""
+        phase = state.phase
+        if phase == "turns":
+            if len(actions) == 1:
+                seat = state.pending[0].owner
+                action = actions.get(seat)
+                if action is not None:
+                    if type(action) is not Keep:
+                        problem = _turn_problem(state, seat, action)
+                        if problem:
+                            raise IllegalAction(f"seat {seat} cannot {self.describe(action)}: {problem}")
+                    return _turn(state, action)
+        elif phase == "bid":
+            # The bid step: every seat present and every bid a plain one goes straight to the
+            # reveal; anything else takes the shared guards, which find the same first fault.
+            # (n seats 0..n-1, each with a bid: exactly the active seats.)
+            hands = state.hands
+            if len(actions) == len(hands):
+                get = actions.get
+                for seat, hand in enumerate(hands):
+                    if not _is_plain_bid_from(hand, get(seat)):  # None (absent) is not a bid
+                        break
+                else:
+                    return _reveal(state, actions)
         return super().apply(state, actions)
 
     def _apply(self, state: MoneyState, actions: Mapping[Seat, Any]) -> MoneyState:
