@@ -65,11 +65,8 @@ async def list_open_games(transport: Transport, prefix: str = DEFAULT_PREFIX, wa
         if not payload:
             found.pop(gid, None)
             return
-        try:
-            env = decode_envelope(payload)
-        except WireError:
-            return
-        if env.kind == "announce" and env.gid == gid:
+        env = _announcement(payload, gid)
+        if env is not None:
             found[gid] = open_game_from(env)
 
     await transport.subscribe(lobby_filter(prefix), on_lobby)
@@ -85,11 +82,8 @@ async def fetch_announce(transport: Transport, gid: str, prefix: str = DEFAULT_P
     def on_lobby(topic: str, payload: bytes, retained: bool) -> None:
         if got.done() or not payload:
             return
-        try:
-            env = decode_envelope(payload)
-        except WireError:
-            return
-        if env.kind == "announce" and env.gid == gid:
+        env = _announcement(payload, gid)
+        if env is not None:
             got.set_result(env)
 
     await transport.subscribe(Topics(gid, prefix).lobby, on_lobby)
@@ -99,6 +93,15 @@ async def fetch_announce(transport: Transport, gid: str, prefix: str = DEFAULT_P
         raise Refused(f"no open game {gid} on this broker (is the invite code right, and the host still there?)") from None
     finally:
         transport.unsubscribe_handler(on_lobby)
+
+
+def _announcement(payload: bytes, gid: str) -> Envelope | None:
+    """The host's announcement of `gid` in a lobby message; None for anything else (dropped)."""
+    try:
+        env = decode_envelope(payload)
+    except WireError:
+        return None
+    return env if env.kind == "announce" and env.gid == gid else None
 
 
 def _store(gid: str, identity: Identity, persist: bool) -> GameStore | None:

@@ -16,7 +16,6 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Static
 
 from engine.registry import get_game
@@ -24,6 +23,7 @@ from engine.registry import get_game
 from ..net_table import NetTable
 from ..table import TableEvent
 from ..widgets import PickList, PickRow
+from .net_setup import TableSetupScreen
 from .new_game import playable_games
 
 log = logging.getLogger(__name__)
@@ -45,7 +45,8 @@ class HostRequest:
     bot_delay: float = 0.6
 
 
-class HostScreen(Screen[None]):
+class HostScreen(TableSetupScreen):
+    STATUS_ID = "host-status"
     CSS_PATH = STYLES / "host.tcss"
     BINDINGS = [
         Binding("enter", "host", "Host", show=True),
@@ -61,9 +62,6 @@ class HostScreen(Screen[None]):
         self.game_index = 0
         self.players = 4
         self.bots = 3
-        self.table: NetTable | None = None
-        self.session: Any = None
-        self._opened = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="host-box"):
@@ -230,13 +228,3 @@ class HostScreen(Screen[None]):
         if table is not None and table.started and not self._opened:
             self._opened = True
             self.app.open_table(table)
-
-    def _status(self, text: str, error: bool = False) -> None:
-        status = self.query_one("#host-status", Static)
-        status.update(text)
-        status.set_class(error, "error")
-
-    def action_back(self) -> None:
-        if self.table is not None and not self._opened:
-            self.app.run_worker(self.table.close(), group="close")
-        self.app.pop_screen()

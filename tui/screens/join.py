@@ -12,18 +12,19 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Static
 
 from ..net_table import NetTable
 from ..table import TableEvent
 from ..widgets import PickList, PickRow
+from .net_setup import TableSetupScreen
 
 log = logging.getLogger(__name__)
 STYLES = Path(__file__).resolve().parent.parent / "styles"
 
 
-class JoinScreen(Screen[None]):
+class JoinScreen(TableSetupScreen):
+    STATUS_ID = "join-status"
     CSS_PATH = STYLES / "join.tcss"
     BINDINGS = [
         Binding("enter", "join", "Join", show=True),
@@ -37,9 +38,6 @@ class JoinScreen(Screen[None]):
         self.code = code
         self.watch_only = watch
         self.name_override = name
-        self.table: NetTable | None = None
-        self.session: Any = None
-        self._opened = False
 
     def compose(self) -> ComposeResult:
         with Vertical(id="join-box"):
@@ -190,13 +188,3 @@ class JoinScreen(Screen[None]):
             self._status("Asking the host for a seat…")
         else:
             self._status("Watching: the game shows once it has started…")
-
-    def _status(self, text: str, error: bool = False) -> None:
-        status = self.query_one("#join-status", Static)
-        status.update(text)
-        status.set_class(error, "error")
-
-    def action_back(self) -> None:
-        if self.table is not None and not self._opened:
-            self.app.run_worker(self.table.close(), group="close")
-        self.app.pop_screen()
