@@ -18,22 +18,9 @@ from engine.bots import make_bot
 from engine.core import Stream, canonical, decode, new_log, replay_hashes, state_hash, to_plain
 from engine.registry import game_ids, get_game
 
+from .strings import strings_in
+
 MAX_STEPS = 3000
-
-
-def _strings(data) -> set[str]:
-    out: set[str] = set()
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            out.add(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-            stack.extend(item.keys())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-    return out
 
 
 def _check_zones(game, state, expected: Counter | None) -> Counter:
@@ -50,7 +37,7 @@ def _check_views(game, state) -> None:
     for seat in [None, *range(game.n_players(state))]:
         view = game.view(state, seat)
         secret = game.secret_from(state, seat)
-        leaked = secret & _strings(to_plain(view))
+        leaked = secret & strings_in(to_plain(view))
         assert not leaked, f"seat {seat} sees hidden cards {sorted(leaked)[:5]}"
 
 

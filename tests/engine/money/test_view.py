@@ -9,17 +9,8 @@ from engine.money import GAME, Bid, Keep, SwapMarket
 from engine.money.cards import sort_cards
 from engine.money.scoring import hand_total
 
+from ..strings import strings_in
 from .helpers import all_bluff
-
-
-def _strings(data) -> set[str]:
-    if isinstance(data, str):
-        return {data}
-    if isinstance(data, dict):
-        return set().union(*map(_strings, data.values())) if data else set()
-    if isinstance(data, (list, tuple)):
-        return set().union(*map(_strings, data)) if data else set()
-    return set()
 
 
 def test_a_seat_sees_its_own_hand_and_only_the_sizes_of_the_others() -> None:
@@ -27,7 +18,7 @@ def test_a_seat_sees_its_own_hand_and_only_the_sizes_of_the_others() -> None:
     view = GAME.view(state, 1)
     assert view.hand == state.hands[1] and view.seat == 1
     assert view.hand_sizes == (7, 7, 7, 7)
-    seen = _strings(to_plain(view))
+    seen = strings_in(to_plain(view))
     for seat in (0, 2, 3):
         assert not seen & set(state.hands[seat])
     assert not seen & set(state.deck)
@@ -38,7 +29,7 @@ def test_a_seat_sees_its_own_hand_and_only_the_sizes_of_the_others() -> None:
     assert decode(canonical(view)) == view
     spectator = GAME.view(state, None)
     assert spectator.hand is None and spectator.own_score is None
-    assert not _strings(to_plain(spectator)) & {c for h in state.hands for c in h}
+    assert not strings_in(to_plain(spectator)) & {c for h in state.hands for c in h}
 
 
 def test_views_are_equal_when_states_differ_only_in_what_the_seat_cannot_see() -> None:

@@ -21,7 +21,7 @@ from engine.core import (
 )
 from engine.seven_wonders import GAME
 
-from .test_view import _strings
+from ..strings import strings_in
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -38,7 +38,7 @@ def test_random_games_keep_every_invariant(n: int, seed: bytes, side: str) -> No
     while not GAME.is_over(state):
         for seat in [None, *range(n)]:
             view = GAME.view(state, seat)
-            assert not GAME.secret_from(state, seat) & _strings(to_plain(view))
+            assert not GAME.secret_from(state, seat) & strings_in(to_plain(view))
             if seat is not None:
                 assert len(view.hand) == (len(state.hands[seat]) or len(view.hand))
         if state.phase == "pick":

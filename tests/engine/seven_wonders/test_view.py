@@ -9,20 +9,8 @@ from engine.seven_wonders import GAME, view_context
 from engine.seven_wonders.rules import card_options
 from engine.seven_wonders.state import BABYLON, HALIKARNASSOS, Pick
 
+from ..strings import strings_in
 from .helpers import table
-
-
-def _strings(data) -> set[str]:
-    out, stack = set(), [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            out.add(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-    return out
 
 
 def test_a_seat_sees_its_hand_and_only_counts_of_the_others() -> None:
@@ -31,7 +19,7 @@ def test_a_seat_sees_its_hand_and_only_counts_of_the_others() -> None:
     assert view.hand == state.hands[1]
     assert view.hand_sizes == (7, 7, 7, 7)
     others = {c for s in (0, 2, 3) for c in state.hands[s]} - set(state.hands[1])
-    assert not others & _strings(to_plain(view))
+    assert not others & strings_in(to_plain(view))
     spectator = GAME.view(state, None)
     assert spectator.hand == () and spectator.options == ()
 
@@ -48,7 +36,7 @@ def test_view_holds_no_rng_no_deck_order_and_round_trips() -> None:
     view = GAME.view(state, 2)
     assert decode(canonical(view)) == view
     assert state.rng.seed not in [v for v in _walk(to_plain(view))]
-    assert not any(g in _strings(to_plain(view)) for g in state.guilds)
+    assert not any(g in strings_in(to_plain(view)) for g in state.guilds)
 
 
 def _walk(data):
@@ -87,7 +75,7 @@ def test_discard_pile_shown_to_halikarnassos_during_its_step_only() -> None:
     assert s.phase == HALIKARNASSOS
     assert GAME.view(s, 0).discard_pile == ("age1_altar", "age2_vineyard")
     assert GAME.view(s, 2).discard_pile == ()
-    assert "age1_altar" not in _strings(to_plain(GAME.view(s, 2)))
+    assert "age1_altar" not in strings_in(to_plain(GAME.view(s, 2)))
 
 
 def test_babylon_kept_card_is_its_owners_only() -> None:
@@ -99,7 +87,7 @@ def test_babylon_kept_card_is_its_owners_only() -> None:
     mine = GAME.view(s, 0)
     assert mine.kept == "age2_walls" and mine.hand == ("age2_walls",) and mine.budget == 3
     assert [o.card for o in mine.options] == ["age2_walls"]
-    assert "age2_walls" not in _strings(to_plain(GAME.view(s, 1)))
+    assert "age2_walls" not in strings_in(to_plain(GAME.view(s, 1)))
 
 
 def test_view_options_match_the_legal_actions_and_rebuild_from_the_view() -> None:

@@ -12,26 +12,17 @@ from engine.ten import GAME
 from engine.ten.payment import payment_shapes, shape_problem
 from engine.ten.state import AUCTION, Bid, ClaimCurrency, ClaimNumbers, Draw, Payment
 
+from ..strings import strings_in
 from .helpers import RULES_JSON, play, start
 
 PAYMENT_EXAMPLES = [ex for ex in RULES_JSON["examples"] if ex["what"] == "payment"]
-
-
-def _strings(data) -> set[str]:
-    if isinstance(data, str):
-        return {data}
-    if isinstance(data, dict):
-        return set().union(*map(_strings, data.values())) if data else set()
-    if isinstance(data, (list, tuple)):
-        return set().union(*map(_strings, data)) if data else set()
-    return set()
 
 
 def test_view_hides_the_deck_order_but_shows_what_is_left() -> None:
     state = play(start(3, ["red_6", "blue_3"]), (0, Draw()), (0, Draw()))
     for seat in (None, 0, 1, 2):
         view = GAME.view(state, seat)
-        assert not _strings(to_plain(view)) & set(state.deck)
+        assert not strings_in(to_plain(view)) & set(state.deck)
         assert sum(n for _, n in view.unseen) == view.deck_size == len(state.deck)
         assert dict(view.unseen) == Counter(c.rsplit("_", 1)[0] for c in state.deck)
         assert decode(canonical(view)) == view
