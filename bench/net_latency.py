@@ -11,7 +11,13 @@ For each broker (mosquitto when on PATH, and the embedded amqtt), in the same ru
   after    the protocol's own share: from the last seat's choice (the moment a player would
            press Enter) to the step being applied at that peer: its commit out, every commit
            in, the reveals out and in.
+  floor    the same pattern of messages with no protocol at all (N connections, two rounds of
+           all-to-all QoS 1 messages, nothing signed or checked): the least a step can cost
+           through this client and broker on this machine.
 Target: a commit-reveal step within 3x one broker round trip. Figures only, no asserts.
+On 2 cores the floor alone is past that target for 3 peers and more: a step is N*2 publishes
+and N*N*2 deliveries of client work against the round trip's 2 and 2, and loopback adds
+almost nothing, so the ratio measures how much client work a step needs, not the network.
 
 Two placements of the peers: "one process" (all peers share one Python process: every message
 is handled N times on one core, so this measures CPU more than the network) and "a process
@@ -136,6 +142,49 @@ async def raw_latency(url: str, samples: int, nodelay: bool = True) -> tuple[flo
     return statistics.median(one_way), statistics.median(round_trip)
 
 
+async def exchange_floor(url: str, peers: int, rounds: int) -> list[float]:
+    """What the transport alone allows: the shape of a commit-reveal step with no protocol.
+
+    N connections in this process each publish a 200-byte QoS 1 message, wait until they hold
+    all N of that round, publish a second and wait for all N again: the same messages and
+    deliveries as a step among N peers, without signing, checking or the engine.
+    """
+    transports = [MqttTransport(url) for _ in range(peers)]
+    for t in transports:
+        await t.start()
+    seen: list[dict[tuple[int, int], int]] = [{} for _ in range(peers)]
+    wake: list[asyncio.Event] = [asyncio.Event() for _ in range(peers)]
+
+    def handler(me: int):
+        def on_message(topic: str, payload: bytes, retained: bool) -> None:
+            key = (payload[0], int.from_bytes(payload[1:5], "big"))
+            seen[me][key] = seen[me].get(key, 0) + 1
+            wake[me].set()
+        return on_message
+
+    for me, t in enumerate(transports):
+        await t.subscribe("bench/floor", handler(me))
+    await asyncio.sleep(0.2)
+    times: list[float] = []
+
+    async def peer(me: int) -> None:
+        async def all_in(key: tuple[int, int]) -> None:
+            while seen[me].get(key, 0) < peers:
+                wake[me].clear()
+                await wake[me].wait()
+        for r in range(rounds):
+            start = time.perf_counter()
+            for phase in (0, 1):
+                await transports[me].publish("bench/floor", bytes([phase]) + r.to_bytes(4, "big") + bytes(195))
+                await all_in((phase, r))
+            times.append((time.perf_counter() - start) * 1000)
+
+    await asyncio.gather(*(peer(me) for me in range(peers)))
+    for t in transports:
+        await t.stop()
+    return times
+
+
 def after_last_choice(tables: list[dict[int, tuple[float, float]]]) -> list[float]:
     """Per step, the wait of the seat that chose last (ms)."""
     out = []
@@ -219,6 +268,10 @@ async def main(rounds: int, counts: list[int]) -> None:
             print(f"{kind:>9}: raw QoS1 one-way {one_way:.3f} ms, round trip {rtt:.3f} ms "
                   f"(Nagle on: round trip {rtt_nagle:.1f} ms)")
             for n in counts:
+                floor = await exchange_floor(url, n, rounds * 3)
+                print(f"{kind:>9}: transport floor, {n} peers, one process (no signing, no protocol): median "
+                      f"{statistics.median(floor):.3f} ms = {statistics.median(floor) / rtt:.1f}x round trip",
+                      flush=True)
                 for placement, measure in (("one process", step_latency),
                                            ("a process per peer", step_latency_processes)):
                     times = await measure(url, n, rounds)

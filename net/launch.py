@@ -44,6 +44,7 @@ class BrokerSettings:
     username: str = ""
     password: str = ""
     prefix: str = DEFAULT_PREFIX
+    ca_file: str = ""  # mqtts: the CA that signed the broker's certificate ("" = the system's)
 
 
 @dataclass
@@ -102,7 +103,7 @@ async def connect(url: str, settings: BrokerSettings | None = None, will: Will |
                   timeout: float = 5.0) -> MqttTransport:
     settings = settings or BrokerSettings()
     transport = MqttTransport(url, will=will, username=settings.username or None,
-                              password=settings.password or None)
+                              password=settings.password or None, ca_file=settings.ca_file or None)
     await transport.start(timeout=timeout)
     return transport
 

@@ -181,23 +181,29 @@ class Peer:
             self.outbox.put_nowait(Publish("presence", payload, retain=True))
 
     async def _send_loop(self) -> None:
-        """Hand messages to the transport in order without waiting for each PUBACK.
+        """Hand messages to the transport in order, without waiting for each PUBACK.
 
-        Each publish runs as its own task; a task runs up to the client's synchronous enqueue
-        before it first yields, and tasks start in creation order, so the order is kept while
-        the acknowledgements overlap (one broker round trip saved per message).
+        While connected a message goes to the connection at once (`publish_now`); otherwise, or
+        while an earlier one still waits, each publish runs as its own task. A task runs up to
+        the client's synchronous enqueue before it first yields, and tasks start in creation
+        order, so the order is kept either way.
         """
         while True:
             item = await self.outbox.get()
-            task = asyncio.create_task(self._publish_one(item))
+            topic, qos = self._destination(item)
+            if not self._inflight and self.transport.publish_now(topic, item.payload, qos, item.retain):
+                self.sent += 1
+                continue
+            task = asyncio.create_task(self._publish_one(topic, qos, item))
             self._inflight.add(task)
             task.add_done_callback(self._inflight.discard)
 
-    async def _publish_one(self, item: Publish) -> None:
+    def _destination(self, item: Publish) -> tuple[str, int]:
         if item.channel == "presence":
-            topic, qos = self.topics.presence(self._pid), 1
-        else:
-            topic, qos = self._channels[item.channel]
+            return self.topics.presence(self._pid), 1
+        return self._channels[item.channel]
+
+    async def _publish_one(self, topic: str, qos: int, item: Publish) -> None:
         try:
             await self.transport.publish(topic, item.payload, qos=qos, retain=item.retain)
             self.sent += 1

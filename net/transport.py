@@ -54,6 +54,16 @@ class Transport(ABC):
     async def publish(self, topic: str, payload: bytes, qos: int = 1, retain: bool = False) -> None:
         ...
 
+    def publish_now(self, topic: str, payload: bytes, qos: int = 1, retain: bool = False) -> bool:
+        """Hand a message to the connection without waiting for the broker's acknowledgement.
+
+        False when that cannot be done now (not connected): the caller then uses `publish`,
+        which waits through reconnections. A message handed over on a connection that then
+        breaks is lost with it; the protocol recovers (a reconnected peer republishes its part
+        of the current step and asks for what it missed).
+        """
+        return False
+
     async def subscribe(self, topic_filter: str, handler: Handler, qos: int = 1) -> None:
         self._handlers.append((topic_filter, handler))
         self._index(topic_filter, handler)
@@ -167,10 +177,13 @@ class MemoryTransport(Transport):
         self.connected.clear()
 
     async def publish(self, topic: str, payload: bytes, qos: int = 1, retain: bool = False) -> None:
-        if self not in self.broker.clients:
-            return  # a dead connection loses what it sends, like a socket would
-        self.sent += 1
-        self.broker.route(self, topic, payload, retain)
+        self.publish_now(topic, payload, qos, retain)
+
+    def publish_now(self, topic: str, payload: bytes, qos: int = 1, retain: bool = False) -> bool:
+        if self in self.broker.clients:  # a dead connection loses what it sends, like a socket would
+            self.sent += 1
+            self.broker.route(self, topic, payload, retain)
+        return True
 
     async def _subscribe(self, topic_filter: str, qos: int) -> None:
         self.filters.append(topic_filter)

@@ -87,8 +87,8 @@ def _config() -> Any:
 
 
 def _settings(args: argparse.Namespace, config: Any, broker: str | None) -> Any:
-    from net.launch import BrokerSettings
     from net.mqtt import parse_broker
+    from tui.config import broker_settings
 
     chosen = broker or "embedded"
     if chosen != "embedded":
@@ -99,11 +99,8 @@ def _settings(args: argparse.Namespace, config: Any, broker: str | None) -> Any:
     port = args.port if getattr(args, "port", None) is not None else config.broker.port
     if not 0 <= port <= 65535:
         raise _cli_error(f"--port must be from 0 to 65535, not {port}")
-    return BrokerSettings(
-        broker=chosen, bind=getattr(args, "bind", None) or config.broker.bind, port=port,
-        username=config.broker.username, password=config.broker.password,
-        prefix=getattr(args, "prefix", None) or "gamenight/v1",
-    )
+    return broker_settings(config, chosen, bind=getattr(args, "bind", None) or config.broker.bind, port=port,
+                           prefix=getattr(args, "prefix", None) or "gamenight/v1")
 
 
 def _parse_code(code: str, args: argparse.Namespace, config: Any) -> tuple[str, str]:
@@ -286,13 +283,11 @@ def _my_meta(gid: str) -> dict[str, Any]:
 def _reopen_as_host(meta: dict[str, Any], gid: str, config: Any, headless: bool) -> int:
     """The host rejoins its own table: restart its embedded broker if it had one, replay its log."""
     from engine.core import from_plain
-    from net.launch import BrokerSettings
+    from tui.config import broker_settings
 
-    settings = BrokerSettings(
-        broker="embedded" if meta.get("embedded") else meta["broker"], bind=meta.get("bind", "127.0.0.1"),
-        port=int(meta.get("port", 1883)), username=config.broker.username, password=config.broker.password,
-        prefix=meta.get("prefix", "gamenight/v1"),
-    )
+    settings = broker_settings(config, "embedded" if meta.get("embedded") else meta["broker"],
+                               bind=meta.get("bind", "127.0.0.1"), port=int(meta.get("port", 1883)),
+                               prefix=meta.get("prefix", "gamenight/v1"))
     request = dict(game_id=meta["game"], players=int(meta["players"]), bots=int(meta.get("bots", 0)),
                    options={k: from_plain(v) for k, v in meta.get("options", {}).items()},
                    settings=settings, name=meta.get("name", config.player.name),

@@ -21,6 +21,7 @@ USER_FILE_NAME = "config.toml"
 ENV_OVERRIDES = {
     "GAMENIGHT_BROKER_USERNAME": ("broker", "username"),
     "GAMENIGHT_BROKER_PASSWORD": ("broker", "password"),
+    "GAMENIGHT_BROKER_CA": ("broker", "ca_file"),
 }
 
 
@@ -40,6 +41,7 @@ class BrokerConfig:
     port: int = 1883
     username: str = ""
     password: str = ""
+    ca_file: str = ""
 
 
 @dataclass(frozen=True)
@@ -82,6 +84,14 @@ def _text(value: Any) -> str | None:
     return None if isinstance(value, str) else "must be a text in quotes"
 
 
+def _ca_file(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return "must be a text in quotes (the path of a PEM file)"
+    if value and not Path(value).expanduser().is_file():
+        return "names no file (a PEM file with the CA that signed the broker's certificate)"
+    return None
+
+
 def _port(value: Any) -> str | None:
     ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 65535
     return None if ok else "must be a port number from 1 to 65535"
@@ -111,6 +121,7 @@ CHECKS: dict[tuple[str, str], Callable[[Any], str | None]] = {
     ("broker", "port"): _port,
     ("broker", "username"): _text,
     ("broker", "password"): _text,
+    ("broker", "ca_file"): _ca_file,
     ("ui", "theme"): _theme,
     ("ui", "bell"): _bool,
     ("ui", "bot_delay"): _delay,
@@ -164,6 +175,8 @@ def load_config(
     for variable, (section, key) in ENV_OVERRIDES.items():
         if variable in environ:
             _merge(merged, {section: {key: environ[variable]}}, f"${variable}")
+    if merged["broker"].get("ca_file"):
+        merged["broker"]["ca_file"] = str(Path(merged["broker"]["ca_file"]).expanduser())
     ui = dict(merged["ui"])
     if "bot_delay" in ui:
         ui["bot_delay"] = float(ui["bot_delay"])
@@ -172,3 +185,13 @@ def load_config(
         broker=BrokerConfig(**merged["broker"]),
         ui=UiConfig(**ui),
     )
+
+
+def broker_settings(config: Config, broker: str, **overrides: Any) -> Any:
+    """A net.launch.BrokerSettings for `broker` with this config's bind, port, login and CA."""
+    from net.launch import BrokerSettings
+
+    b = config.broker
+    values: dict[str, Any] = dict(broker=broker, bind=b.bind, port=b.port, username=b.username,
+                                  password=b.password, ca_file=b.ca_file)
+    return BrokerSettings(**{**values, **overrides})

@@ -51,15 +51,15 @@ async def test_seed_comes_from_every_seats_share() -> None:
 def _hold_reveals(transport: MemoryTransport) -> list[bytes]:
     """Make a transport swallow its peer's reveals (the test publishes them when it wants)."""
     held: list[bytes] = []
-    publish = transport.publish
+    publish = transport.publish_now  # MemoryTransport.publish goes through it too
 
-    async def filtered(topic, payload, qos=1, retain=False):
+    def filtered(topic, payload, qos=1, retain=False):
         if b"\xa6reveal" in payload:
             held.append(payload)
-            return
-        await publish(topic, payload, qos, retain)
+            return True
+        return publish(topic, payload, qos, retain)
 
-    transport.publish = filtered  # type: ignore[method-assign]
+    transport.publish_now = filtered  # type: ignore[method-assign]
     return held
 
 

@@ -52,17 +52,17 @@ async def _memory_transports(n: int, broker: MemoryBroker | None = None):
 def _wire_log(transport: MemoryTransport) -> list:
     """Every envelope the transport's peer publishes on the log and sync topics, decoded."""
     sent: list = []
-    publish = transport.publish
+    publish = transport.publish_now  # MemoryTransport.publish goes through it too
 
-    async def spy(topic, payload, qos=1, retain=False):
+    def spy(topic, payload, qos=1, retain=False):
         if "/log" in topic or "/sync" in topic:
             env = decode_envelope(payload)
             sent.append(env)
             if env.kind == "sync":
                 sent.extend(decode_envelope(raw) for raw in env.body["msgs"])
-        await publish(topic, payload, qos, retain)
+        return publish(topic, payload, qos, retain)
 
-    transport.publish = spy  # type: ignore[method-assign]
+    transport.publish_now = spy  # type: ignore[method-assign]
     return sent
 
 
@@ -150,18 +150,18 @@ def _hold_opens(transport: MemoryTransport) -> tuple[list[bytes], list[bool]]:
     """Make a transport keep its peer's `open` messages (direct or inside a sync) until released."""
     held: list[bytes] = []
     released = [False]
-    publish = transport.publish
+    publish = transport.publish_now  # MemoryTransport.publish goes through it too
 
-    async def filtered(topic, payload, qos=1, retain=False):
+    def filtered(topic, payload, qos=1, retain=False):
         if not released[0] and ("/log" in topic or "/sync" in topic):
             env = decode_envelope(payload)
             inner = [decode_envelope(raw) for raw in env.body["msgs"]] if env.kind == "sync" else [env]
             if any(e.kind == "open" for e in inner):
                 held.append(payload)
-                return
-        await publish(topic, payload, qos, retain)
+                return True
+        return publish(topic, payload, qos, retain)
 
-    transport.publish = filtered  # type: ignore[method-assign]
+    transport.publish_now = filtered  # type: ignore[method-assign]
     return held, released
 
 

@@ -20,6 +20,7 @@ from textual.widgets import Footer, Input, Label, Static
 
 from engine.registry import get_game
 
+from ..config import broker_settings
 from ..net_table import NetTable
 from ..table import TableEvent
 from ..widgets import PickList, PickRow
@@ -129,7 +130,6 @@ class HostScreen(TableSetupScreen):
     def action_host(self) -> None:
         if self.session is not None or self.request is not None or not self.games:
             return
-        from net.launch import BrokerSettings
         from net.mqtt import parse_broker
 
         config = self.app.config
@@ -141,8 +141,7 @@ class HostScreen(TableSetupScreen):
                 self._status(str(exc), error=True)
                 return
         name = self.query_one("#host-name", Input).value.strip()[:24] or config.player.name
-        settings = BrokerSettings(broker=broker, bind=config.broker.bind, port=config.broker.port,
-                                  username=config.broker.username, password=config.broker.password)
+        settings = broker_settings(config, broker)
         self._start(HostRequest(self.games[self.game_index][0], self.players, self.bots, {}, settings, name,
                                 bot_delay=self.app.bot_delay))
 

@@ -14,6 +14,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Footer, Input, Label, Static
 
+from ..config import broker_settings
 from ..net_table import NetTable
 from ..table import TableEvent
 from ..widgets import PickList, PickRow
@@ -107,10 +108,7 @@ class JoinScreen(TableSetupScreen):
         self._status(f"{len(games)} game(s) on {url}." if games else f"No open game on {url} yet (F5 to look again).")
 
     def _settings(self, url: str) -> Any:
-        from net.launch import BrokerSettings
-
-        config = self.app.config
-        return BrokerSettings(broker=url, username=config.broker.username, password=config.broker.password)
+        return broker_settings(self.app.config, url)
 
     # ---- joining -----------------------------------------------------------------------
     def on_input_submitted(self, event: Input.Submitted) -> None:
