@@ -363,6 +363,17 @@ class Lockstep:
             out.append(Note("seated", f"you are seat {seat}", {"seat": seat}))
         return out
 
+    def _unique_name(self, name: str) -> str:
+        """The joiner's name, or "Name 2", "Name 3"... when a seat already has it: a table of
+        two "Player"s cannot say whose turn it is."""
+        taken = set(self.seat_names.values())
+        candidate, number = name, 1
+        while candidate in taken:
+            number += 1
+            suffix = f" {number}"
+            candidate = name[:24 - len(suffix)] + suffix
+        return candidate
+
     def lobby_seats(self) -> list[str]:
         players = self.n_players
         return [self.seat_names.get(s, "") for s in range(players)]
@@ -386,7 +397,7 @@ class Lockstep:
             refuse = self._seal("refuse", {"key": env.sender, "reason": problem}, seat=0)
             return [Publish("log", refuse.raw), Note("lobby", f"refused {body['name']}: {problem}")]
         seat = min(s for s in range(self.table.players) if s not in self.seat_keys)
-        out = self._assign(seat, env.sender, body["name"])
+        out = self._assign(seat, env.sender, self._unique_name(body["name"]))
         if len(self.seat_keys) == self.table.players:
             out += self._start()
         else:

@@ -15,8 +15,8 @@ from net import crypto
 from net.codec import MAX_SIZE, canonical_bytes
 from net.errors import Refused
 from net.identity import Identity
-from net.session import join_game
-from net.transport import MemoryTransport
+from net.session import host_game, join_game
+from net.transport import MemoryBroker, MemoryTransport
 
 from .fakegame import GAME, Bid, Pick
 from .helpers import finish, forge, memory_table, settle, table_of, until
@@ -213,6 +213,22 @@ async def test_the_host_refuses_a_hello_with_other_versions() -> None:
 
     refusals = [decode_envelope(p) for p in seen if b"\xa6refuse" in p]
     assert refusals and "gamenight version differs (you: '0.0.1', the host: " in refusals[0].body["reason"]
+
+
+async def test_players_who_join_with_a_name_already_seated_get_a_number() -> None:
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(4)]
+    for t in transports:
+        await t.start()
+    ids = [Identity.generate() for _ in range(4)]
+    host = await host_game(GAME, transports[0], ids[0], players=4, persist=False, name="Player")
+    long_name = "Abcdefghijklmnopqrstuvwx"  # 24 characters: the number replaces its end
+    others = [await join_game(transports[i], ids[i], host.lockstep.gid, name=name, persist=False, game=GAME)
+              for i, name in ((1, "Player"), (2, long_name), (3, "Player"))]
+    await until(lambda: all(p.lockstep.phase == "play" for p in [host, *others]))
+    for p in [host, *others]:
+        assert p.lockstep.names == ["Player", "Player 2", long_name, "Player 3"]
+    assert host.lockstep._unique_name(long_name) == "Abcdefghijklmnopqrstuv 2"
 
 
 async def test_chat_is_signed_and_bound_to_the_seat() -> None:
