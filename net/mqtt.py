@@ -68,7 +68,7 @@ def _hopeless(reason: str) -> bool:
 
 
 class _DirectClient(aiomqtt.Client):
-    """aiomqtt's client with two shortcuts on the per-packet path (each measured, see below).
+    """aiomqtt's client with two shortcuts on the per-packet path.
 
     - Inbound: a message goes straight to `on_message` (our topic dispatch) from paho's read
       callback, instead of through aiomqtt's queue and iterator (a task and two futures per
@@ -78,7 +78,8 @@ class _DirectClient(aiomqtt.Client):
       waking the loop through `call_soon_threadsafe` to register a writer, waiting a loop
       iteration for writability and unregistering it again. Every QoS 1 delivery costs a PUBACK,
       so a commit-reveal step among three peers writes two dozen packets.
-    These override two of aiomqtt's callbacks (private names, hence the pinned minor version).
+    Together they took a mosquitto round trip here from 0.62 to 0.27 ms (bench/net_latency.py).
+    They override two of aiomqtt's callbacks (private names, hence the pinned minor version).
     """
 
     def __init__(self, *args: Any, on_message: Callable[[str, bytes, bool], None], **kwargs: Any) -> None:
