@@ -95,7 +95,8 @@ FIELD_NAMES = {
     "z": "signature",
 }
 
-_NAME = _str(24)
+MAX_NAME = 24  # characters in a player's name
+_NAME = _str(MAX_NAME)
 _VERSIONS = _str_map
 
 # kind -> body field -> check. Every field is required; no other field is allowed.

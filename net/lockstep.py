@@ -39,7 +39,16 @@ from engine.core import (
 )
 
 from . import crypto
-from .codec import MAX_SIZE, NO_SEAT, PROTOCOL_VERSION, ZERO32, Envelope, decode_envelope, remember
+from .codec import (
+    MAX_NAME,
+    MAX_SIZE,
+    NO_SEAT,
+    PROTOCOL_VERSION,
+    ZERO32,
+    Envelope,
+    decode_envelope,
+    remember,
+)
 from .errors import WireError
 from .identity import Identity, peer_id
 from .versions import local_versions, version_mismatch
@@ -371,7 +380,7 @@ class Lockstep:
         while candidate in taken:
             number += 1
             suffix = f" {number}"
-            candidate = name[:24 - len(suffix)] + suffix
+            candidate = name[:MAX_NAME - len(suffix)] + suffix
         return candidate
 
     def lobby_seats(self) -> list[str]:
@@ -1072,7 +1081,7 @@ def presence_payload(identity: Identity, gid: str, status: str, name: str) -> by
     """A signed presence message; "offline" is what the broker publishes as our last will."""
     return identity.sign({
         "v": PROTOCOL_VERSION, "g": gid, "k": "presence", "p": identity.public, "s": NO_SEAT,
-        "n": 0, "q": time.time_ns() // 1000, "b": {"status": status, "name": name[:24] or "player"},
+        "n": 0, "q": time.time_ns() // 1000, "b": {"status": status, "name": name[:MAX_NAME] or "player"},
         "h": ZERO32, "c": ZERO32,
     })
 

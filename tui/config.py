@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
+from net.codec import MAX_NAME
 from net.paths import config_dir
 
 DEFAULT_FILE = Path(__file__).resolve().parent.parent / "configs" / "default.toml"
@@ -62,8 +63,8 @@ SECTIONS: dict[str, type] = {"player": PlayerConfig, "broker": BrokerConfig, "ui
 
 
 def _name(value: Any) -> str | None:
-    if not isinstance(value, str) or not value.strip() or len(value) > 24:
-        return "must be a name of 1 to 24 characters"
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
+        return f"must be a name of 1 to {MAX_NAME} characters"
     return None
 
 

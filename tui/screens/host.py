@@ -19,6 +19,7 @@ from textual.containers import Vertical
 from textual.widgets import Footer, Input, Label, Static
 
 from engine.registry import get_game
+from net.codec import MAX_NAME
 
 from ..config import broker_settings
 from ..net_table import NetTable
@@ -140,7 +141,7 @@ class HostScreen(TableSetupScreen):
             except ValueError as exc:
                 self._status(str(exc), error=True)
                 return
-        name = self.query_one("#host-name", Input).value.strip()[:24] or config.player.name
+        name = self.query_one("#host-name", Input).value.strip()[:MAX_NAME] or config.player.name
         settings = broker_settings(config, broker)
         self._start(HostRequest(self.games[self.game_index][0], self.players, self.bots, {}, settings, name,
                                 bot_delay=self.app.bot_delay))
