@@ -44,7 +44,7 @@ class GameStore:
         return read_log(self.path / "log.bin")
 
     def save_secrets(self, secrets: dict[str, bytes]) -> None:
-        _atomic_write(self.path / "secrets.bin", msgpack.packb(secrets, use_bin_type=True))
+        atomic_write(self.path / "secrets.bin", msgpack.packb(secrets, use_bin_type=True))
 
     def load_secrets(self) -> dict[str, bytes]:
         try:
@@ -54,7 +54,7 @@ class GameStore:
         return {str(k): bytes(v) for k, v in data.items() if isinstance(v, bytes)}
 
     def save_meta(self, meta: dict[str, Any]) -> None:
-        _atomic_write(self.path / "meta.json", json.dumps(meta, indent=1, sort_keys=True).encode())
+        atomic_write(self.path / "meta.json", json.dumps(meta, indent=1, sort_keys=True).encode())
 
     def load_meta(self) -> dict[str, Any]:
         try:
@@ -83,8 +83,9 @@ def read_log(path: Path) -> list[bytes]:
     return out
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
-    tmp = path.with_name(path.name + ".tmp")
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write via a temporary file and os.replace, so a crash never leaves half a file."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(tmp, "wb") as fh:
         fh.write(data)
         fh.flush()

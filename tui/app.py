@@ -18,7 +18,7 @@ from engine.core import GameError
 
 from .config import Config, ConfigError, load_config
 from .games import screen_class
-from .local_table import LocalTable, SaveError, last_save_path, load_save
+from .local_table import LocalTable, SaveError, last_save_path, load_save, network_game_is_newer
 from .logfile import log_path
 from .screens.dialogs import ErrorDialog
 from .screens.end import EndScreen
@@ -122,11 +122,26 @@ class GamenightApp(App[int]):
         return table
 
     def resume_last(self) -> LocalTable | None:
+        """Continue whichever was played last: the local save or an unfinished network game."""
         path = last_save_path()
+        if network_game_is_newer(path):
+            self._rejoin_network_game()
+            return None
         if path is None:
             self.show_error("There is no saved game to continue.", "Continue")
             return None
         return self.resume(path)
+
+    def _rejoin_network_game(self) -> None:
+        from .cli_net import last_network_screen
+
+        try:
+            screen = last_network_screen(self.config)
+        except Exception as exc:  # the CLI's one-line error, or a damaged meta file
+            log.exception("rejoining the last network game failed")
+            self.show_error(str(exc), "Continue")
+            return
+        self.push_screen(screen)
 
     def open_table(self, table: Table) -> None:
         """Show a table (local or networked) with its game's screen, over the menu."""

@@ -119,10 +119,10 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     from tui.config import load_config
-    from tui.local_table import SaveError, last_save_path, load_save
+    from tui.local_table import SaveError, last_save_path, load_save, network_game_is_newer
 
     path = Path(args.file) if args.file else last_save_path()
-    if not args.file and _network_game_is_newer(path):
+    if not args.file and network_game_is_newer(path):
         from tui.cli_net import resume_last_network
 
         return resume_last_network()
@@ -134,16 +134,6 @@ def cmd_resume(args: argparse.Namespace) -> int:
     except SaveError as exc:
         raise CliError(str(exc)) from None
     return _run_app(table, config)
-
-
-def _network_game_is_newer(local_save: Path | None) -> bool:
-    """`gamenight resume` continues whichever was played last: a local save or a network game."""
-    from tui.cli_net import last_network_activity
-
-    network = last_network_activity()
-    if network is None:
-        return False
-    return local_save is None or network > local_save.stat().st_mtime
 
 
 def cmd_rules(args: argparse.Namespace) -> int:

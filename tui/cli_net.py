@@ -246,13 +246,23 @@ def resume_last_network(config: Any = None) -> int:
     """Rejoin the most recent unfinished network game in the TUI (for `gamenight resume`)."""
     config = config or _config()
     url, gid = _last_network_game()
+    if _my_meta(gid).get("role") != "host":  # a host restarts its own broker
+        _check_reachable(url)
+    return _run_app(last_network_screen(config), config)
+
+
+def last_network_screen(config: Any) -> Any:
+    """The screen that rejoins the most recent unfinished network game: Host or Join.
+
+    Raises the CLI's one-line error when there is none.
+    """
+    url, gid = _last_network_game()
     meta = _my_meta(gid)
     if meta.get("role") == "host":
-        return _reopen_as_host(meta, gid, config, headless=False)
-    _check_reachable(url)
+        return _host_screen(_host_request(meta, gid, config), config)
     from tui.screens.join import JoinScreen
 
-    return _run_app(JoinScreen(code=f"{url}/{gid}"), config)
+    return JoinScreen(code=f"{url}/{gid}")
 
 
 def has_unfinished_network_game() -> bool:
@@ -282,21 +292,29 @@ def _my_meta(gid: str) -> dict[str, Any]:
 
 def _reopen_as_host(meta: dict[str, Any], gid: str, config: Any, headless: bool) -> int:
     """The host rejoins its own table: restart its embedded broker if it had one, replay its log."""
+    request = _host_request(meta, gid, config)
+    if headless:
+        return _run(_host_headless(request, 0.0))
+    return _run_app(_host_screen(request, config), config)
+
+
+def _host_request(meta: dict[str, Any], gid: str, config: Any) -> dict[str, Any]:
     from engine.core import from_plain
     from tui.config import broker_settings
 
     settings = broker_settings(config, "embedded" if meta.get("embedded") else meta["broker"],
                                bind=meta.get("bind", "127.0.0.1"), port=int(meta.get("port", 1883)),
                                prefix=meta.get("prefix", "gamenight/v1"))
-    request = dict(game_id=meta["game"], players=int(meta["players"]), bots=int(meta.get("bots", 0)),
-                   options={k: from_plain(v) for k, v in meta.get("options", {}).items()},
-                   settings=settings, name=meta.get("name", config.player.name),
-                   relay_bots=int(meta.get("relay_bots", 0)), gid=gid)
-    if headless:
-        return _run(_host_headless(request, 0.0))
+    return dict(game_id=meta["game"], players=int(meta["players"]), bots=int(meta.get("bots", 0)),
+                options={k: from_plain(v) for k, v in meta.get("options", {}).items()},
+                settings=settings, name=meta.get("name", config.player.name),
+                relay_bots=int(meta.get("relay_bots", 0)), gid=gid)
+
+
+def _host_screen(request: dict[str, Any], config: Any) -> Any:
     from tui.screens.host import HostRequest, HostScreen
 
-    return _run_app(HostScreen(HostRequest(**request, bot_delay=config.ui.bot_delay)), config)
+    return HostScreen(HostRequest(**request, bot_delay=config.ui.bot_delay))
 
 
 def cmd_join(args: argparse.Namespace) -> int:

@@ -1,20 +1,18 @@
 """A table played on this terminal: the engine, local bots, hot seat, and a save after every step.
 
-The save is the game's action log (engine.core.GameLog) plus who sits where, in canonical
-msgpack, so resuming is a replay: the engine rebuilds the exact state, and a save that does
-not replay is refused with a clear message instead of being "repaired".
+The save is the game's action log (engine.core.GameLog) plus who sits where (tui/savefile.py:
+a header and a record per step, appended), so resuming is a replay: the engine rebuilds the
+exact state, and a save that does not replay is refused with a clear message instead of being
+"repaired".
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import os
 import re
 import secrets
-import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -30,121 +28,33 @@ from engine.core import (
     Seat,
     Stream,
     View,
-    canonical,
-    decode,
-    final_state,
     new_log,
     seed_bytes,
 )
 from engine.registry import get_game
-from net.paths import data_dir
 
+from .savefile import (
+    SaveError,
+    SaveWriter,
+    Seating,
+    last_save_path,
+    new_save_path,
+    point_last_at,
+    read_save,
+    read_save_file,
+    save_bytes,
+    saves_dir,
+    step_bytes,
+)
 from .table import Table, TableEvent
+
+__all__ = [
+    "LocalTable", "SaveError", "Seating", "default_names", "has_saved_game", "last_save_path",
+    "load_save", "network_game_is_newer", "read_save", "saves_dir",
+]
 
 log = logging.getLogger(__name__)
 _SEAT = re.compile(r"\bseat (\d+)\b")
-
-SAVE_FORMAT = "gamenight-save"
-SAVE_VERSION = 1
-LAST_POINTER = "last"
-
-
-class SaveError(Exception):
-    """A save file that cannot be used; the message is one line for the player."""
-
-
-@dataclass(frozen=True)
-class Seating:
-    """Who sits where: a name per seat, which seats are humans here, and the bot kind."""
-
-    names: tuple[str, ...]
-    humans: tuple[Seat, ...]
-    bot_kind: str = "best"
-
-
-def saves_dir() -> Path:
-    path = data_dir() / "saves"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def new_save_path(game_id: str) -> Path:
-    """A fresh file name: game, local time and a random suffix (two games never collide)."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    return saves_dir() / f"{game_id}-{stamp}-{secrets.token_hex(2)}.save"
-
-
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write via a temporary file and os.replace, so a crash never leaves half a save."""
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)
-
-
-def last_save_path() -> Path | None:
-    """The save of the last local game played, if it still exists."""
-    pointer = saves_dir() / LAST_POINTER
-    try:
-        name = pointer.read_text(encoding="utf-8").strip()
-    except OSError:
-        return None
-    path = saves_dir() / name
-    return path if name and path.is_file() else None
-
-
-def _save_bytes(log_: GameLog, seating: Seating, rules_version: str) -> bytes:
-    return canonical(
-        {
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
-            "rules_version": rules_version,
-            "names": list(seating.names),
-            "humans": list(seating.humans),
-            "bot_kind": seating.bot_kind,
-            "log": log_,
-        }
-    )
-
-
-def read_save(path: Path) -> tuple[GameLog, Seating]:
-    """Parse and check a save (the file is only read). Raises SaveError with one clear line."""
-    try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise SaveError(f"no save file at {path}") from None
-    except OSError as exc:
-        raise SaveError(f"cannot read the save {path}: {exc.strerror or exc}") from None
-    try:
-        data = decode(raw)
-    except GameError:
-        raise SaveError(f"{path.name} is not a gamenight save (it is damaged or another kind of file)") from None
-    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise SaveError(f"{path.name} is not a gamenight save")
-    if data.get("version") != SAVE_VERSION:
-        raise SaveError(f"{path.name} was written by another gamenight version (save format {data.get('version')!r}, this one reads {SAVE_VERSION})")
-    game_log = data.get("log")
-    names, humans = data.get("names"), data.get("humans")
-    if (
-        not isinstance(game_log, GameLog)
-        or not isinstance(names, tuple)
-        or not all(isinstance(n, str) for n in names)
-        or not isinstance(humans, tuple)
-        or not all(isinstance(h, int) and 0 <= h < len(names) for h in humans)
-        or len(names) != game_log.n_players
-    ):
-        raise SaveError(f"{path.name} is damaged: its seats do not match its game")
-    try:
-        game = get_game(game_log.game)
-    except GameError as exc:
-        raise SaveError(f"{path.name} cannot be resumed: {exc}") from None
-    if data.get("rules_version") != game.rules_version:
-        raise SaveError(f"{path.name} was saved with {game.name} rules version {data.get('rules_version')!r}; this gamenight has {game.rules_version!r}")
-    bot_kind = data.get("bot_kind") if isinstance(data.get("bot_kind"), str) else "best"
-    return game_log, Seating(tuple(names), tuple(sorted(humans)), bot_kind)
-
 
 class LocalTable(Table):
     """The engine with local bots; humans at this terminal submit for `local_seats`."""
@@ -168,7 +78,7 @@ class LocalTable(Table):
         self.local_seats = tuple(seating.humans)
         self.bot_delay = bot_delay
         self.save_path = save_path
-        self.state = final_state(game, game_log)
+        self.state = self._replay(game_log)
         root = Stream(game_log.seed)
         self._bots = {
             seat: make_bot(game, seat, seating.bot_kind, root.fork(f"bot{seat}"))
@@ -178,6 +88,16 @@ class LocalTable(Table):
         self._pending: dict[Seat, Action] = {}
         self._lock = asyncio.Lock()
         self._closed = False
+        self._writer = SaveWriter(save_path, self._save_failed) if save_path is not None else None
+
+    def _replay(self, game_log: GameLog) -> Any:
+        """The state after the log, with the game log panel's lines as they were written."""
+        state = self.game.setup(game_log.n_players, game_log.seed, game_log.options_dict())
+        for step in game_log.steps:
+            actions = dict(step)
+            state = self.game.apply(state, actions)
+            self.log_lines.extend(self._lines(actions))
+        return state
 
     # ---- construction ------------------------------------------------------------------
     @classmethod
@@ -205,7 +125,7 @@ class LocalTable(Table):
         seating = Seating(default_names(n_players, humans, names), tuple(range(humans)), bot_kind)
         path = new_save_path(game.id) if save else None
         table = cls(game, game_log, seating, bot_delay=bot_delay, save_path=path)
-        table.save()
+        table.save_all()
         return table
 
     @classmethod
@@ -256,7 +176,8 @@ class LocalTable(Table):
 
     async def close(self) -> None:
         self._closed = True
-        self.save()
+        if self._writer is not None:
+            await asyncio.to_thread(self._writer.close)
 
     async def chat(self, text: str) -> None:
         self.emit(TableEvent("chat", text))
@@ -296,26 +217,40 @@ class LocalTable(Table):
         self.state = self.game.apply(self.state, actions)
         self._pending.clear()
         self.game_log = self.game_log.append(actions)
-        self.save()
-        for seat in sorted(actions):
-            line = f"{self.names[seat]}: {self.with_names(self.game.describe(actions[seat]))}"
+        if self._writer is not None:
+            self._writer.append(step_bytes(actions))
+        for seat, line in zip(sorted(actions), self._lines(actions), strict=True):
             self.emit(TableEvent("changed", line, {"seat": seat}))
+
+    def _lines(self, actions: Mapping[Seat, Action]) -> list[str]:
+        """The game log panel's lines for one step, one per acting seat."""
+        return [
+            f"{self.names[seat]}: {self.with_names(self.game.describe(actions[seat]))}"
+            for seat in sorted(actions)
+        ]
 
     def with_names(self, text: str) -> str:
         """Engine text says "seat 2"; the table says the player's name."""
         return _SEAT.sub(lambda m: self.names[int(m.group(1))] if int(m.group(1)) < len(self.names) else m.group(0), text)
 
     # ---- saving ------------------------------------------------------------------------
-    def save(self) -> None:
-        """Write the log atomically and point "last game" at it (no-op without a path)."""
-        if self.save_path is None:
-            return
-        try:
-            atomic_write(self.save_path, _save_bytes(self.game_log, self.seating, self.game.rules_version))
-            atomic_write(saves_dir() / LAST_POINTER, self.save_path.name.encode())
-        except OSError as exc:
-            log.exception("saving %s failed", self.save_path)
-            self.emit(TableEvent("error", f"The game could not be saved: {exc.strerror or exc}"))
+    def save_all(self) -> None:
+        """Write the whole save anew and point "last game" at it (no-op without a path).
+
+        Play appends one record per step instead; this is for a new game and for a save
+        read in an older format or with a torn last record.
+        """
+        if self._writer is not None:
+            self._writer.rewrite(save_bytes(self.game_log, self.seating, self.game.rules_version))
+            self._writer.flush()
+
+    def flush_save(self) -> None:
+        """Wait until every step handed to the save is on disk."""
+        if self._writer is not None:
+            self._writer.flush()
+
+    def _save_failed(self, message: str) -> None:
+        self.emit(TableEvent("error", message))
 
 
 def default_names(n_players: int, humans: int, names: Sequence[str] | None) -> tuple[str, ...]:
@@ -333,11 +268,31 @@ def default_names(n_players: int, humans: int, names: Sequence[str] | None) -> t
     return tuple(out)
 
 
+def has_saved_game() -> bool:
+    """True when Continue has something to open: a local save or an unfinished network game."""
+    return last_save_path() is not None or network_game_is_newer(None)
+
+
+def network_game_is_newer(local_save: Path | None) -> bool:
+    """True when the last unfinished network game was played after the local save."""
+    from .cli_net import last_network_activity
+
+    network = last_network_activity()
+    if network is None:
+        return False
+    return local_save is None or network > local_save.stat().st_mtime
+
+
 def load_save(path: Path, *, bot_delay: float = 0.5) -> LocalTable:
     """A table continuing the saved game; a bad save raises SaveError and is left untouched."""
-    game_log, seating = read_save(Path(path))
-    game = get_game(game_log.game)
+    saved = read_save_file(Path(path))
+    game = get_game(saved.game_log.game)
     try:
-        return LocalTable(game, game_log, seating, bot_delay=bot_delay, save_path=Path(path))
+        table = LocalTable(game, saved.game_log, saved.seating, bot_delay=bot_delay, save_path=Path(path))
     except GameError as exc:
         raise SaveError(f"{Path(path).name} does not replay with this version of {game.name}: {exc}") from None
+    if not saved.clean:
+        table.save_all()  # an older format or a torn last record: appending needs clean bytes
+    else:
+        point_last_at(table.save_path)
+    return table

@@ -19,6 +19,7 @@ async def test_a_resumed_bot_game_plays_on_exactly_as_the_uninterrupted_one():
     for _ in range(5):
         first._pending = {s: first._bot_choice(s) for s in first.active()}
         first._step()
+    first.flush_save()
     resumed = load_save(first.save_path, bot_delay=0)
     assert resumed.game_log == first.game_log
     await resumed.start()

@@ -53,6 +53,7 @@ async def test_full_game_against_three_bots_ends_with_the_engine_result(config):
         assert "Ann" in screen_text(app)
         assert grid.region.bottom <= 24 and grid.region.right <= 80  # readable at 80x24
         # The save on disk is the same game: it replays to the same result.
+        table.flush_save()
         saved_log, seating = read_save(table.save_path)
         assert saved_log == table.game_log
         assert GAME.result(final_state(GAME, saved_log)) == expected

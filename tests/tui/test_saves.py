@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
-from engine.core import final_state, state_hash
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from engine.bots import make_bot
+from engine.core import GameLog, Stream, canonical, final_state, state_hash
 from engine.money import GAME
+from engine.registry import get_game
 from tui.app import GamenightApp
 from tui.games.money import MoneyScreen
 from tui.local_table import LocalTable, SaveError, last_save_path, load_save, saves_dir
@@ -11,6 +22,8 @@ from tui.screens.dialogs import ErrorDialog
 from tui.screens.new_game import GameSetup
 
 from .helpers import screen_text, settle
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 async def test_every_step_is_saved_and_the_last_game_resumes(config):
@@ -58,34 +71,136 @@ async def test_a_corrupt_save_gives_a_clear_message_and_stays_untouched(config):
     assert path.read_bytes() == garbage
 
 
-def test_an_incompatible_save_is_refused_with_its_reason(config):
-    table = LocalTable.new("money", 3, humans=1, seed=1, bot_delay=0)
-    path = table.save_path
-    good = path.read_bytes()
-    # A save whose log no longer replays (an action this version refuses).
-    from engine.core import canonical, decode
+def _played(game_id: str, players: int, steps: int, seed: int = 1, humans: int = 0) -> LocalTable:
+    """A game saved after at least `steps` steps, stopped where a human (seat 0) must act."""
+    table = LocalTable.new(game_id, players, humans=humans, seed=seed, bot_delay=0)
+    stand_in = make_bot(table.game, 0, "random", Stream(b"stand-in"))
+    while len(table.game_log.steps) < steps or (humans and 0 not in table.active()):
+        table._pending = {
+            s: stand_in.choose(table.view(s), table.legal_actions(s)) if s < humans else table._bot_choice(s)
+            for s in table.active()
+        }
+        table._step()
+    table.flush_save()
+    return table
 
-    data = decode(good)
-    log = data["log"]
-    bad_step = ((0, log), )  # not a Money! action
-    data["log"] = type(log)(log.game, log.n_players, log.seed, log.options, (bad_step,))
-    path.write_bytes(canonical(data))
+
+def _refused(path, words: str) -> str:
     before = path.read_bytes()
-    try:
+    with pytest.raises(SaveError) as caught:
         load_save(path)
-    except SaveError as exc:
-        assert "does not replay" in str(exc)
-    else:
-        raise AssertionError("the bad save was accepted")
-    assert path.read_bytes() == before
-    data["version"] = 99
-    path.write_bytes(canonical(data))
-    try:
-        load_save(path)
-    except SaveError as exc:
-        assert "another gamenight version" in str(exc)
-    else:
-        raise AssertionError("a save of another format version was accepted")
+    message = str(caught.value)
+    assert words in message and "\n" not in message, message
+    assert path.read_bytes() == before  # a refused save is left untouched
+    return message
+
+
+def test_a_save_whose_steps_do_not_replay_says_so():
+    path = _played("money", 3, 2).save_path
+    path.write_bytes(path.read_bytes() + canonical([[0, GameLog("money", 3, b"x")]]))
+    _refused(path, "does not replay")
+
+
+def test_each_unusable_save_gets_its_own_message():
+    path = _played("money", 3, 2).save_path
+    header, *steps = _records(path.read_bytes())
+    newer = dict(header, version=99)
+    path.write_bytes(canonical(newer) + b"".join(canonical(s) for s in steps))
+    assert "damaged" not in _refused(path, "newer gamenight")
+    other = dict(header, log=dict(header["log"], game="chess"))
+    path.write_bytes(canonical(other))
+    assert "damaged" not in _refused(path, "a game this gamenight does not have")
+    path.write_bytes(canonical(header) + canonical([[0, {"$t": "money.NoSuchThing"}]]))
+    _refused(path, "is damaged: step 1")
+    path.write_bytes(b"PK\x03\x04 a zip file, not a save")
+    assert "damaged" not in _refused(path, "is not a gamenight save")
+
+
+def test_a_torn_last_record_resumes_one_step_earlier_and_the_file_is_mended():
+    table = _played("money", 3, 4)
+    whole = table.save_path.read_bytes()
+    last = canonical([list(p) for p in table.game_log.steps[-1]])
+    table.save_path.write_bytes(whole[: len(whole) - len(last) // 2])  # a crash mid-write
+    resumed = load_save(table.save_path)
+    assert resumed.game_log.steps == table.game_log.steps[:-1]
+    resumed.flush_save()
+    again = load_save(table.save_path)  # rewritten clean, so appends after it stay readable
+    assert again.game_log == resumed.game_log
+
+
+def test_a_version_1_save_still_opens_and_is_rewritten_in_the_current_format():
+    table = _played("sheriff", 3, 5)
+    old = canonical({
+        "format": "gamenight-save", "version": 1, "rules_version": GAME_OF["sheriff"].rules_version,
+        "names": list(table.names), "humans": [], "bot_kind": "best", "log": table.game_log,
+    })
+    table.save_path.write_bytes(old)
+    resumed = load_save(table.save_path)
+    assert resumed.game_log == table.game_log
+    resumed.flush_save()
+    assert table.save_path.read_bytes() != old
+    assert load_save(table.save_path).game_log == table.game_log
+
+
+def test_saving_appends_one_step_at_a_time():
+    table = _played("ten", 3, 1)
+    sizes = [table.save_path.stat().st_size]
+    for _ in range(6):
+        table._pending = {s: table._bot_choice(s) for s in table.active()}
+        table._step()
+        table.flush_save()
+        sizes.append(table.save_path.stat().st_size)
+    growth = [b - a for a, b in zip(sizes, sizes[1:], strict=False)]
+    assert all(0 < g < 200 for g in growth), growth  # one small record, not the whole log
+
+
+def _records(raw: bytes) -> list:
+    unpacker = msgpack.Unpacker(raw=False)
+    unpacker.feed(raw)
+    return list(unpacker)
+
+
+GAME_OF = {gid: get_game(gid) for gid in ("money", "sheriff", "ten", "seven_wonders")}
+PLAYERS = {"money": 3, "sheriff": 3, "ten": 2, "seven_wonders": 3}
+
+RESUME_IN_A_NEW_PROCESS = """
+import asyncio, json, sys
+from engine.core import state_hash
+from tui.app import GamenightApp
+from tui.config import Config, UiConfig
+
+async def main():
+    app = GamenightApp(start=sys.argv[1], config=Config(ui=UiConfig(bell=False, bot_delay=0.0)))
+    async with app.run_test(size=(120, 40)) as pilot:
+        for _ in range(5):
+            await pilot.pause()
+        table = app.tables[0]
+        panel = app.screen.query_one("#game-log")
+        print(json.dumps({"screen": type(app.screen).__name__, "hash": state_hash(table.state),
+                          "steps": len(table.game_log.steps), "log": table.log_lines,
+                          "panel": [line.text for line in panel.lines]}))
+asyncio.run(main())
+"""
+
+
+@pytest.mark.parametrize("game_id", sorted(PLAYERS))
+@pytest.mark.parametrize("start", ["resume", "file"])
+def test_a_save_reopens_in_a_new_process_at_the_same_position(game_id, start, gamenight_home):
+    table = _played(game_id, PLAYERS[game_id], 6, seed=7, humans=1)
+    expected = state_hash(table.state)
+    for hash_seed in ("0", "4242"):
+        env = {**os.environ, "GAMENIGHT_HOME": str(gamenight_home), "PYTHONHASHSEED": hash_seed}
+        target = "resume" if start == "resume" else str(table.save_path)
+        out = subprocess.run(
+            [sys.executable, "-c", RESUME_IN_A_NEW_PROCESS, target],
+            capture_output=True, text=True, env=env, cwd=ROOT, timeout=120, check=False,
+        )
+        assert out.returncode == 0, out.stderr[-2000:]
+        seen = json.loads(out.stdout.strip().splitlines()[-1])
+        assert seen["screen"] != "ErrorDialog"
+        assert seen["steps"] == len(table.game_log.steps) and seen["hash"] == expected
+        assert seen["log"] == table.log_lines
+        assert seen["log"][-1][:30] in "".join(seen["panel"])  # the panel as it was
 
 
 def test_saves_are_written_atomically_into_the_data_dir(config):
@@ -94,3 +209,21 @@ def test_saves_are_written_atomically_into_the_data_dir(config):
     assert table.save_path.name.startswith("money-") and table.save_path.suffix == ".save"
     leftovers = [p.name for p in saves_dir().iterdir() if p.name.endswith(".tmp")]
     assert leftovers == []
+
+
+async def test_continue_is_offered_only_when_a_save_exists(config):
+    app = GamenightApp(config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "Continue" not in screen_text(app)  # neither in the menu nor in the footer
+        await pilot.press("c")
+        await settle(pilot)
+        assert type(app.screen).__name__ == "MenuScreen"
+    table = _played("ten", 2, 3, humans=1)
+    app = GamenightApp(config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        assert "Continue the last game" in screen_text(app)
+        await pilot.press("c")
+        await settle(pilot)
+        assert app.tables and app.tables[0].game_log.steps[: len(table.game_log.steps)] == table.game_log.steps

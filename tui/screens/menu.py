@@ -33,6 +33,8 @@ class MenuScreen(Screen[None]):
         Binding("q", "go('quit')", "Quit", show=True),
     ]
 
+    can_continue = False
+
     def compose(self) -> ComposeResult:
         with Vertical(id="menu-box"):
             yield Static("gamenight", id="menu-title")
@@ -41,9 +43,30 @@ class MenuScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.query_one("#menu-list", PickList).focus()
+        self.refresh_entries()
+
+    def on_screen_resume(self) -> None:
+        self.refresh_entries()  # a game may have been saved, finished or deleted meanwhile
+
+    def refresh_entries(self) -> None:
+        """The menu's rows: Continue only when there is a game to continue."""
+        from ..local_table import has_saved_game
+
+        self.can_continue = has_saved_game()
         menu = self.query_one("#menu-list", PickList)
-        menu.set_rows([PickRow(key, f"{label}  ({letter})") for key, letter, label in ENTRIES])
-        menu.focus()
+        menu.set_rows([
+            PickRow(key, f"{label}  ({letter})")
+            for key, letter, label in ENTRIES
+            if key != "resume" or self.can_continue
+        ])
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The Continue key shows in the footer only when there is a game to continue."""
+        if action == "go" and parameters == ("resume",):
+            return self.can_continue
+        return True
 
     def action_choose(self) -> None:
         key = self.query_one("#menu-list", PickList).highlighted
@@ -57,7 +80,8 @@ class MenuScreen(Screen[None]):
 
             app.push_screen(NewGameScreen())
         elif what == "resume":
-            app.resume_last()
+            if self.can_continue:
+                app.resume_last()
         elif what == "rules":
             app.push_screen(ChooseGameScreen(), self._rules_for)
         elif what in ("host", "join"):
