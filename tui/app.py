@@ -11,6 +11,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 
@@ -92,7 +93,7 @@ class GamenightApp(App[int]):
         delay = self.bot_delay if setup.bot_delay is None else setup.bot_delay
         table = LocalTable.new(
             setup.game, setup.players, humans=setup.players - setup.bots, seed=setup.seed,
-            options=setup.options, names=setup.names, bot_delay=delay,
+            options=setup.options, names=setup.names, bot_delay=delay, clock=setup.clock,
         )
         self.open_table(table)
         return table
@@ -177,6 +178,14 @@ class GamenightApp(App[int]):
         self.push_screen(HostScreen() if what == "host" else JoinScreen())
 
     # ---- keys --------------------------------------------------------------------------
+    async def on_event(self, event: events.Event) -> None:
+        # Every key, bound or not, tells a game screen that its player is here (clocks).
+        if isinstance(event, events.Key) and self.screen_stack:
+            pressed = getattr(self.screen, "key_pressed", None)
+            if callable(pressed):
+                pressed()
+        await super().on_event(event)
+
     def action_help(self) -> None:
         from .screens.menu import ChooseGameScreen
         from .screens.rules import RulesScreen

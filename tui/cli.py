@@ -112,9 +112,18 @@ def cmd_play(args: argparse.Namespace) -> int:
     delay = config.ui.bot_delay if args.bot_delay is None else args.bot_delay
     table = LocalTable.new(
         game.id, players, humans=players - bots, seed=_seed(args.seed), options=options,
-        names=names, bot_delay=delay,
+        names=names, bot_delay=delay, clock=_clock(args.clock),
     )
     return _run_app(table, config)
+
+
+def _clock(text: str | None) -> Any:
+    from tui.clock import ClockError, ClockSpec
+
+    try:
+        return ClockSpec.parse(text or "off")
+    except ClockError as exc:
+        raise CliError(str(exc)) from None
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -254,6 +263,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
     play.add_argument("--names", help="comma-separated names: for the humans, or for every seat")
     play.add_argument("--bot-delay", type=float, help="seconds a bot waits before acting (default from config)")
+    play.add_argument("--clock", help="off (default), move:SECONDS a move, or bank:SECONDS+INCREMENT (e.g. bank:10m+5s)")
     play.set_defaults(func=cmd_play)
 
     resume = sub.add_parser("resume", help="continue the last game (local, or a network game to rejoin)")

@@ -33,6 +33,7 @@ from engine.core import (
 )
 from engine.registry import get_game
 
+from .clock import NO_CLOCK, ClockSpec
 from .savefile import (
     SaveError,
     SaveWriter,
@@ -89,6 +90,7 @@ class LocalTable(Table):
         self._lock = asyncio.Lock()
         self._closed = False
         self._writer = SaveWriter(save_path, self._save_failed) if save_path is not None else None
+        self.set_clock(seating.clock)
 
     def _replay(self, game_log: GameLog) -> Any:
         """The state after the log, with the game log panel's lines as they were written."""
@@ -113,6 +115,7 @@ class LocalTable(Table):
         bot_kind: str = "best",
         bot_delay: float = 0.5,
         save: bool = True,
+        clock: ClockSpec = NO_CLOCK,
     ) -> LocalTable:
         """A new game: humans take seats 0..humans-1, bots the rest. Bad input raises GameError."""
         game = get_game(game_id)
@@ -122,7 +125,7 @@ class LocalTable(Table):
         opts = dict(options or {})
         game.setup(n_players, seed_value, opts)  # validates players and options
         game_log = new_log(game, n_players, seed_value, game.check_options(opts))
-        seating = Seating(default_names(n_players, humans, names), tuple(range(humans)), bot_kind)
+        seating = Seating(default_names(n_players, humans, names), tuple(range(humans)), bot_kind, clock)
         path = new_save_path(game.id) if save else None
         table = cls(game, game_log, seating, bot_delay=bot_delay, save_path=path)
         table.save_all()
@@ -171,11 +174,13 @@ class LocalTable(Table):
 
     async def start(self) -> None:
         """Let the bots play until a human must act (or the game ends)."""
+        self.start_clock_watch()
         async with self._lock:
             await self._advance()
 
     async def close(self) -> None:
         self._closed = True
+        await self.stop_clock_watch()
         if self._writer is not None:
             await asyncio.to_thread(self._writer.close)
 

@@ -32,6 +32,8 @@ from engine.registry import game_ids, get_game
 from net.paths import data_dir
 from net.store import atomic_write
 
+from .clock import NO_CLOCK, ClockError, ClockSpec
+
 log = logging.getLogger(__name__)
 
 SAVE_FORMAT = "gamenight-save"
@@ -51,6 +53,7 @@ class Seating:
     names: tuple[str, ...]
     humans: tuple[Seat, ...]
     bot_kind: str = "best"
+    clock: ClockSpec = NO_CLOCK
 
 
 def saves_dir() -> Path:
@@ -91,6 +94,7 @@ def header_bytes(game_log: GameLog, seating: Seating, rules_version: str) -> byt
             "names": list(seating.names),
             "humans": list(seating.humans),
             "bot_kind": seating.bot_kind,
+            "clock": str(seating.clock),
             "log": replace(game_log, steps=()),
         }
     )
@@ -223,7 +227,11 @@ def _seating(path: Path, head: dict[str, Any], game_log: Any) -> Seating:
     ):
         raise SaveError(f"{path.name} is damaged: its seats do not match its game")
     bot_kind = head.get("bot_kind") if isinstance(head.get("bot_kind"), str) else "best"
-    return Seating(tuple(names), tuple(sorted(humans)), bot_kind)
+    try:
+        clock = ClockSpec.parse(head.get("clock") or "off")
+    except (ClockError, AttributeError):
+        raise SaveError(f"{path.name} is damaged: its clock setting {head.get('clock')!r} does not read") from None
+    return Seating(tuple(names), tuple(sorted(humans)), bot_kind, clock)
 
 
 # ---- writing -------------------------------------------------------------------------------

@@ -7,12 +7,22 @@ A screen reads only `view(seat)` and `legal_actions(seat)` and sends actions wit
 
 from __future__ import annotations
 
+import asyncio
+import logging
+import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core import Action, ActionSpace, Game, Result, Seat, View
+from engine.bots import make_bot
+from engine.core import Action, ActionSpace, Game, GameError, Result, Seat, Stream, View
+
+from .clock import ClockSpec, SeatClocks, clock_text
+
+log = logging.getLogger(__name__)
+CLOCK_POLL = 0.2
+"""Seconds between two looks at the clocks of the seats played here."""
 
 
 @dataclass(frozen=True)
@@ -20,8 +30,8 @@ class TableEvent:
     """Something the screen should redraw for.
 
     kind: "changed" (a step was applied), "waiting" (who is awaited changed), "chat",
-    "presence" (a seat went on- or offline), "error" (text for the player), "desync",
-    "over" (the game ended).
+    "presence" (a seat went on- or offline), "error" (text for the player), "notice" (news
+    for the player that is no error, e.g. a clock ran out), "desync", "over" (the game ended).
     """
 
     kind: str
@@ -45,6 +55,10 @@ class Table(ABC):
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
         self.log_lines: list[str] = []
+        self.clocks: SeatClocks | None = None
+        self.autopilot: set[Seat] = set()
+        """Local seats whose clock ran out: this terminal plays them until a key is pressed."""
+        self._clock_task: asyncio.Task[None] | None = None
 
     # ---- reading -----------------------------------------------------------------------
     @property
@@ -88,12 +102,82 @@ class Table(ABC):
     async def close(self) -> None:  # noqa: B027 - optional hook, empty by design
         """Stop cleanly (disconnect, flush the save)."""
 
+    # ---- clocks ------------------------------------------------------------------------
+    def set_clock(self, spec: ClockSpec) -> None:
+        self.clocks = SeatClocks(spec, self.n_players) if spec.on else None
+
+    def clock_line(self) -> str:
+        """Every seat's time left, for the side panel ("" without a clock)."""
+        if self.clocks is None or self.is_over():
+            return ""
+        self.clocks.follow(self.awaiting())
+        parts = []
+        for seat, name in enumerate(self.names):
+            left = self.clocks.left(seat)
+            mark = "▶" if seat in self.clocks.running else " "
+            bot = " (bot)" if seat in self.autopilot else ""
+            parts.append(f"{mark}{name}{bot} {clock_text(left or 0)}")
+        return "⏱ " + self.clocks.spec.describe() + "\n" + "\n".join(parts)
+
+    def start_clock_watch(self) -> None:
+        """Watch the clocks of the seats played here (called by `start`)."""
+        if self.clocks is not None and self._clock_task is None:
+            self._clock_task = asyncio.get_running_loop().create_task(self._watch_clocks())
+
+    async def stop_clock_watch(self) -> None:
+        task, self._clock_task = self._clock_task, None
+        if task is not None:
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+
+    async def _watch_clocks(self) -> None:
+        while not self.is_over():
+            await asyncio.sleep(CLOCK_POLL)
+            for seat in self.due_for_autoplay():
+                await self.play_for(seat)
+
+    def due_for_autoplay(self) -> list[Seat]:
+        """Local seats awaited now whose clock ran out (or that a bot plays since it did)."""
+        if self.clocks is None:
+            return []
+        awaiting = self.awaiting()
+        self.clocks.follow(awaiting)
+        due = []
+        for seat in self.local_seats:
+            if seat in awaiting and (seat in self.autopilot or self.clocks.expired(seat)):
+                due.append(seat)
+        return due
+
+    async def play_for(self, seat: Seat) -> None:
+        """This terminal's bot plays `seat`'s move: its clock ran out."""
+        first = seat not in self.autopilot
+        self.autopilot.add(seat)
+        bot = make_bot(self.game, seat, "best", Stream(os.urandom(16)))
+        try:
+            action = bot.choose(self.view(seat), self.legal_actions(seat))
+            await self.submit(seat, action)
+        except GameError as exc:  # the step moved on meanwhile: nothing to do
+            log.info("playing for seat %s was refused: %s", seat, exc)
+            return
+        if first:
+            name = self.names[seat]
+            self.emit(TableEvent("notice", f"{name}'s clock ran out: a bot plays for {name} (press any key to take the seat back)"))
+
+    def take_back(self) -> bool:
+        """A key was pressed here: the bot stops playing this terminal's seats. True if it did."""
+        if not self.autopilot:
+            return False
+        names = ", ".join(self.names[s] for s in sorted(self.autopilot))
+        self.autopilot.clear()
+        self.emit(TableEvent("changed", f"{names} took the seat back from the bot"))
+        return True
+
     # ---- events ------------------------------------------------------------------------
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
     def emit(self, event: TableEvent) -> None:
-        if event.kind in ("changed", "chat", "error", "desync", "over", "presence") and event.text:
+        if event.kind in ("changed", "chat", "error", "notice", "desync", "over", "presence") and event.text:
             self.log_lines.append(event.text)
         for listener in list(self._listeners):
             listener(event)

@@ -118,6 +118,7 @@ class GameScreen(Screen[None]):
                 yield from self.compose_board()
             with Vertical(id="side"):
                 yield Scoreboard(id="scoreboard")
+                yield Static("", id="clocks", markup=False)
                 yield GameLogPanel(id="game-log")
                 if self.has_chat:
                     yield ChatPanel(self.table)
@@ -131,7 +132,8 @@ class GameScreen(Screen[None]):
         for line in self.table.log_lines[-200:]:
             logs.add(line)
         self.table.subscribe(self._on_table_event)
-        if callable(getattr(self.table, "waiting_for", None)):
+        self.query_one("#clocks", Static).display = self.table.clocks is not None
+        if callable(getattr(self.table, "waiting_for", None)) or self.table.clocks is not None:
             self.set_interval(1.0, self._tick)
         self.refresh_table()
         self.run_worker(self._start_table(), group="table")
@@ -149,11 +151,13 @@ class GameScreen(Screen[None]):
     def _handle_event(self, event: TableEvent) -> None:
         if not self.is_attached:
             return
-        logged = ("changed", "error", "desync", "over", "presence") + (() if self.has_chat else ("chat",))
+        logged = ("changed", "error", "notice", "desync", "over", "presence") + (() if self.has_chat else ("chat",))
         if event.text and event.kind in logged:
             self.query_one("#game-log", GameLogPanel).add(event.text)
         if event.kind in ("error", "desync"):
             self.show_message(event.text, error=True)
+        elif event.kind == "notice":
+            self.show_message(event.text)
         elif event.kind == "changed" and self._message:
             self.show_message("")  # the table moved on: an old complaint no longer applies
         self.refresh_table()
@@ -203,6 +207,7 @@ class GameScreen(Screen[None]):
             header, rows, highlight = self.scoreboard(view)
             self.query_one("#scoreboard", Scoreboard).show(header, rows, highlight)
             self.query_one("#waiting", Static).update(self.waiting_text(awaiting))
+            self._draw_clocks()
             self.refresh_bindings()
         except Exception as exc:
             log.exception("drawing the %s screen failed", self.GAME_ID)
@@ -236,12 +241,22 @@ class GameScreen(Screen[None]):
         return f"waiting for: {', '.join(others)}{clock}"
 
     def _tick(self) -> None:
-        """Once a second on tables with a clock: redraw only the waiting line."""
+        """Once a second on tables with a clock: redraw only the waiting line and the clocks."""
         if self.is_attached and not self._passing:
             try:
                 self.query_one("#waiting", Static).update(self.waiting_text(self.table.awaiting()))
+                self._draw_clocks()
             except Exception:
                 log.exception("updating the waiting line failed")
+
+    def _draw_clocks(self) -> None:
+        if self.table.clocks is not None:
+            self.query_one("#clocks", Static).update(self.table.clock_line())
+
+    def key_pressed(self) -> None:
+        """Any key at this terminal takes its seats back from the bot that played on time-out."""
+        if self.table.take_back():
+            self.show_message("The seat is yours again.")
 
     # ---- keys --------------------------------------------------------------------------
     def action_help(self) -> None:

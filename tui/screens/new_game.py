@@ -20,6 +20,7 @@ from textual.widgets import Footer, Input, Label, Static
 from engine.core import GameError
 from engine.registry import game_ids, get_game
 
+from ..clock import NO_CLOCK, ClockSpec
 from ..games import has_screen
 from ..widgets import PickList, PickRow
 
@@ -37,6 +38,7 @@ class GameSetup:
     seed: str | int | None = None
     names: list[str] | None = None
     bot_delay: float | None = None
+    clock: ClockSpec = NO_CLOCK
 
 
 def playable_games() -> list[tuple[str, str]]:
