@@ -208,8 +208,8 @@ async def step_latency(url: str, peers: int, rounds: int) -> list[float]:
     for s in range(1, peers):
         table.append(await join_game(transports[s], ids[s], gid, name=f"B{s}", persist=False, bot="random", game=game))
     await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in table)), 120)
-    times = [t * 1000 for p in table for kind, t in p.lockstep.step_kinds if kind == "commit"]
-    LAST["after"] = after_last_choice([p.lockstep.choices for p in table])
+    times = [t * 1000 for p in table for kind, t in p.metrics.step_kinds if kind == "commit"]
+    LAST["after"] = after_last_choice([p.metrics.choices for p in table])
     assert len({p.lockstep.hash for p in table}) == 1, "desync in the benchmark"
     for p in table:
         await p.stop(clean=False)
@@ -232,7 +232,7 @@ async def step_latency_processes(url: str, peers: int, rounds: int) -> list[floa
         for _ in range(peers - 1)
     ]
     await asyncio.wait_for(host.done.wait(), 120)
-    times = [t * 1000 for kind, t in host.lockstep.step_kinds if kind == "commit"]
+    times = [t * 1000 for kind, t in host.metrics.step_kinds if kind == "commit"]
     for child in children:
         out, _ = await child.communicate()
         report = json.loads(out.decode().strip().splitlines()[-1])
@@ -250,7 +250,7 @@ async def peer_process(url: str, gid: str, rounds: int) -> None:
     peer = await join_game(transport, identity, gid, name="P", persist=False, bot="random", game=game)
     await asyncio.wait_for(peer.done.wait(), 120)
     await peer.flush()
-    times = [t * 1000 for kind, t in peer.lockstep.step_kinds if kind == "commit"]
+    times = [t * 1000 for kind, t in peer.metrics.step_kinds if kind == "commit"]
     print(json.dumps({"hash": peer.lockstep.hash.hex(), "times": times}), flush=True)
     await asyncio.sleep(0.2)  # let the last reveal reach the others
     await peer.stop(clean=False)

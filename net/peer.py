@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,37 @@ from .transport import Transport, Will
 log = logging.getLogger("gamenight.net")
 
 EventListener = Callable[[Note], None]
+
+
+class StepTimes:
+    """Timing figures of one peer's game, for benchmarks and the selfplay report.
+
+    Kept here, not in the protocol: they come from the `changed` notes the Lockstep emits
+    (each names the step's mode and the seats that acted) and from this machine's clocks.
+    """
+
+    def __init__(self, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.clock = clock
+        self.step_kinds: list[tuple[str, float]] = []  # (mode, seconds) per step applied
+        self.choices: dict[int, tuple[float, float]] = {}  # step -> (our choice, step applied)
+        self.messages_in = 0
+        self._step_started = clock()
+        self._chose_at = 0.0
+
+    def chose(self) -> None:
+        self._chose_at = self.clock()
+
+    def on_note(self, note: Note, my_seat: int | None) -> None:
+        if note.kind != "changed":
+            return
+        now = self.clock()
+        mode = note.data.get("mode")
+        if mode is not None:  # a step was applied (the first "changed" is the game's start)
+            self.step_kinds.append((mode, now - self._step_started))
+            if my_seat in note.data.get("seats", ()) and self._chose_at:
+                self.choices[note.data["step"] - 1] = (self._chose_at, now)
+                self._chose_at = 0.0
+        self._step_started = now
 
 
 class Peer:
@@ -69,6 +101,7 @@ class Peer:
             "chat": (self.topics.chat, 0), "lobby": (self.topics.lobby, 1),
         }
         self.stall_after = stall_after
+        self.metrics = StepTimes()
         self._started = False
         self._stopped = False
 
@@ -224,11 +257,13 @@ class Peer:
             self.dropped.append(reason)
             self._emit(Note("dropped", reason))
             return
+        self.metrics.messages_in += 1
         self._run(self.lockstep.receive(env))
 
     # ---- acting ------------------------------------------------------------------------
     def decide(self, action: Any) -> None:
         """Our seat's choice (raises IllegalAction with a readable reason)."""
+        self.metrics.chose()
         self._run(self.lockstep.decide(action))
 
     def chat(self, text: str) -> None:
@@ -248,6 +283,7 @@ class Peer:
                 self._emit(out)
 
     def _emit(self, note: Note) -> None:
+        self.metrics.on_note(note, self.lockstep.my_seat)
         if note.kind == "dropped":
             self.dropped.append(note.text)
         if note.kind in ("over", "desync", "refused"):

@@ -469,7 +469,7 @@ async def net_selfplay(game_id: str, players: int, games: int, bots: str, settin
                 ls = p.lockstep
                 messages += p.sent
                 desyncs += 1 if ls.frozen else 0
-                for kind, seconds in ls.step_kinds:
+                for kind, seconds in p.metrics.step_kinds:
                     (seq if kind == "act" else cr).append(seconds * 1000)
             ls0 = peers[0].lockstep
             if ls0.phase == "over":

@@ -189,7 +189,7 @@ async def test_a_version_mismatch_refuses_the_join_with_a_clear_message(monkeypa
     for t in transports:
         await t.start()
     host = await host_game(GAME, transports[0], Identity.generate(), players=3, persist=False)
-    import net.lockstep as lockstep_module
+    import net.lockstep.router as lockstep_module
 
     real = lockstep_module.local_versions
     monkeypatch.setattr(lockstep_module, "local_versions", lambda g: {**real(g), "rules": "1-deadbeef"})

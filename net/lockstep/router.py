@@ -1,0 +1,249 @@
+"""The Lockstep: one peer's view of one networked game, routing each message to its phase.
+
+Phases: lobby (seats filling, the host assigns them) -> seed (commit-reveal of one secret per
+seat) -> play (lockstep steps) -> over; any hash mismatch moves to "frozen" for good. Each
+phase is its own small machine (`lobby`, `seed`, `steps` with `simultaneous` and `sealed`,
+`sync`, `social`); they share one `Context`. The router owns none of the rules: it checks a
+message is for this game and from the key its seat is bound to, and hands it on.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from engine.core import Game
+
+from ..codec import Envelope
+from ..identity import Identity, peer_id
+from ..versions import local_versions
+from .buffer import SETUP_SLOT, Buffer
+from .context import Clock, Context, Entropy
+from .lobby import Lobby
+from .outputs import STEP_KINDS, Output, TableInfo
+from .seed import SeedAgreement
+from .social import Social
+from .steps import Steps
+from .sync import Sync
+
+
+def _shared(part: str, name: str, writable: bool = False) -> Any:
+    """A read (and maybe write) view of `self.<part>.<name>`: the attributes callers used."""
+
+    def get(self: Lockstep) -> Any:
+        return getattr(getattr(self, part), name)
+
+    def put(self: Lockstep, value: Any) -> None:
+        setattr(getattr(self, part), name, value)
+
+    return property(get, put if writable else None)
+
+
+class Lockstep:
+    """Signed envelopes in, outputs (publish, keep, secret, note) out. No I/O, no asyncio.
+
+    `clock` (wall-clock seconds, used for nonces) and `entropy` (seed shares and salts) are
+    the only things taken from the outside world; tests pass their own.
+    """
+
+    def __init__(
+        self,
+        game: Game,
+        gid: str,
+        identity: Identity | None,
+        *,
+        host_key: bytes | None = None,
+        table: TableInfo | None = None,
+        name: str = "",
+        secrets: Mapping[str, bytes] | None = None,
+        clock: Clock = time.time,
+        entropy: Entropy = os.urandom,
+    ) -> None:
+        ctx = self.ctx = Context(game, gid, identity, name=name or "player", secrets=dict(secrets or {}),
+                                 clock=clock, entropy=entropy)
+        ctx.host_key = host_key
+        ctx.table = table
+        ctx.awaited = self.awaited
+        self.versions = local_versions(game)
+        self.buffer = Buffer(ctx)
+        self.lobby = Lobby(ctx, self.versions, self._started)
+        self.seeding = SeedAgreement(ctx, self._seeded)
+        self.steps = Steps(ctx, self.buffer, self._route)
+        self.catchup = Sync(ctx, self._pending_raws, self.receive)
+        self.social = Social(ctx)
+
+    game = _shared("ctx", "game")
+    gid = _shared("ctx", "gid")
+    me = _shared("ctx", "me")
+    name = _shared("ctx", "name")
+    secrets = _shared("ctx", "secrets")
+    phase = _shared("ctx", "phase")
+    frozen = _shared("ctx", "frozen")
+    replaying = _shared("ctx", "replaying", writable=True)
+    host_key = _shared("ctx", "host_key")
+    table = _shared("ctx", "table", writable=True)
+    seat_keys = _shared("ctx", "seat_keys")
+    seat_names = _shared("ctx", "seat_names")
+    keys = _shared("ctx", "keys")
+    names = _shared("ctx", "names")
+    options = _shared("ctx", "options")
+    step = _shared("ctx", "step")
+    hash = _shared("ctx", "hash")
+    chain = _shared("ctx", "chain")
+    accepted = _shared("ctx", "accepted")
+    my_seat = _shared("ctx", "my_seat")
+    is_host = _shared("ctx", "is_host")
+    n_players = _shared("ctx", "n_players")
+    hello_sent = _shared("lobby", "hello_sent")
+    refused = _shared("lobby", "refused")
+    seed = _shared("seeding", "seed")
+    may_draw_seed = _shared("seeding", "may_draw", writable=True)
+    state = _shared("steps", "state")
+    game_log = _shared("steps", "game_log")
+    sealed = _shared("steps", "sealed")
+    offline = _shared("social", "offline")
+
+    @property
+    def acts(self) -> dict[int, Envelope]:
+        return self.steps.round.acts
+
+    @property
+    def commits(self) -> dict[int, Envelope]:
+        return self.steps.round.commits
+
+    @property
+    def reveals(self) -> dict[int, Envelope]:
+        return self.steps.round.reveals
+
+    # ---- facts -------------------------------------------------------------------------
+    def active(self) -> frozenset[int]:
+        return self.steps.active()
+
+    def step_mode(self) -> str:
+        """How the current step is played: "act", "commit", "seal" or "open" (see steps.py)."""
+        return self.steps.step_mode()
+
+    def simultaneous(self) -> bool:
+        return self.step_mode() in ("commit", "seal")
+
+    def awaited(self) -> frozenset[int]:
+        """Seats whose message the table is waiting for now (shown on screen)."""
+        if self.ctx.phase == "seed":
+            return self.seeding.awaited()
+        if self.ctx.phase != "play":
+            return frozenset()
+        return self.steps.awaited()
+
+    def my_turn(self) -> bool:
+        return self.steps.my_turn()
+
+    def view(self, seat: int | None) -> Any:
+        return self.steps.view(seat)
+
+    def lobby_seats(self) -> list[str]:
+        return self.ctx.lobby_seats()
+
+    def _unique_name(self, name: str) -> str:
+        return self.lobby.unique_name(name)
+
+    # ---- local choices -----------------------------------------------------------------
+    def host(self, players: int, options: Mapping[str, Any], relay_bots: int = 0) -> list[Output]:
+        """Open the table as its host, taking seat 0."""
+        return self.lobby.host(players, options, relay_bots)
+
+    def hello(self) -> list[Output]:
+        """Ask the host for a seat (checked against the announcement first)."""
+        return self.lobby.hello()
+
+    def decide(self, action: Any) -> list[Output]:
+        """This peer's seat chooses `action` for the current step; raises IllegalAction."""
+        return self.steps.decide(action)
+
+    def chat(self, text: str) -> list[Output]:
+        return self.social.chat(text)
+
+    def presence(self, status: str) -> bytes | None:
+        return self.social.presence(status)
+
+    def sync_request(self) -> list[Output]:
+        """Ask the others for everything from our current step (or from scratch)."""
+        return self.catchup.request()
+
+    def own_current(self) -> list[Output]:
+        """What to send again after a reconnect: our part of the step (or setup) in progress."""
+        if self.ctx.me is None:
+            return []
+        out = self.lobby.own_current()
+        if self.ctx.phase == "seed":
+            out += self.seeding.own_current()
+        if self.ctx.phase == "play":
+            out += self.steps.own_current()
+        return out
+
+    # ---- receiving ---------------------------------------------------------------------
+    def receive(self, env: Envelope) -> list[Output]:
+        """Act on one decoded, signature-checked envelope."""
+        return self._route(env)
+
+    def _route(self, env: Envelope) -> list[Output]:
+        ctx = self.ctx
+        if env.gid != ctx.gid:
+            return ctx.drop(env, f"message for game {env.gid!r}, this is {ctx.gid!r}")
+        if ctx.frozen and env.kind not in ("chat", "presence", "sync_req"):
+            return []
+        handler = self._handlers().get(env.kind)
+        if handler is not None:
+            return handler(env)
+        problem = self._seat_problem(env)
+        if problem:
+            return ctx.drop(env, problem)
+        if env.kind in ("seed_commit", "seed_reveal"):
+            if ctx.phase == "lobby":
+                return self.buffer.hold(env)
+            if ctx.phase != "seed":
+                return ctx.stale(env) if ctx.phase in ("play", "over") else []
+            return self.seeding.on_message(env)
+        if env.kind in STEP_KINDS:
+            if ctx.phase == "over":
+                return ctx.stale(env)
+            return self.steps.on_message(env)
+        return ctx.drop(env, f"unexpected {env.kind}")
+
+    def _handlers(self) -> dict[str, Any]:
+        """Kinds that do not come from a seat: the lobby's, catch-up, chat and presence."""
+        return {
+            "announce": self.lobby.on_announce, "hello": self.lobby.on_hello,
+            "seat": self.lobby.on_host_msg, "refuse": self.lobby.on_host_msg, "start": self.lobby.on_host_msg,
+            "sync_req": self.catchup.on_request, "sync": self.catchup.on_answer,
+            "chat": self.social.on_chat, "presence": self.social.on_presence,
+        }
+
+    def _seat_problem(self, env: Envelope) -> str | None:
+        keys = self.ctx.keys
+        if not keys:
+            return None if self.ctx.phase == "lobby" else "no seats are known yet"
+        if not 0 <= env.seat < len(keys):
+            return f"seat {env.seat} does not exist at this table"
+        if keys[env.seat] != env.sender:
+            return f"seat {env.seat} is bound to another key (sender {peer_id(env.sender)})"
+        return None
+
+    # ---- between phases ----------------------------------------------------------------
+    def _started(self) -> list[Output]:
+        """The host's start is in: agree on the seed, then use what came before the start."""
+        out = self.seeding.begin()
+        for env in self.buffer.release(SETUP_SLOT):
+            out += self._route(env)
+        return out
+
+    def _seeded(self, seed: bytes) -> list[Output]:
+        return self.steps.begin(seed)
+
+    def _pending_raws(self) -> list[bytes]:
+        """Messages of the step in progress (and the setup), for a peer that missed them."""
+        raws = self.steps.pending_raws()
+        if self.ctx.phase == "seed":
+            raws += self.seeding.pending_raws()
+        return raws

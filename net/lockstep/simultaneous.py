@@ -1,0 +1,101 @@
+"""Simultaneous steps by commit-reveal: every active seat commits, and reveals only once it
+holds every commit, so nobody can see or change a choice after seeing another."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.core import DecodeError, GameError, from_plain
+
+from .. import crypto
+from ..codec import Envelope
+from .outputs import Keep, Output, Publish
+
+if TYPE_CHECKING:
+    from .steps import Steps
+
+
+class CommitReveal:
+    """The "commit" mode of `Steps`: commits, then reveals checked against them."""
+
+    def __init__(self, steps: Steps) -> None:
+        self.steps = steps
+        self.ctx = steps.ctx
+
+    def on_message(self, env: Envelope, mine: bool) -> list[Output]:
+        """A `commit` or `reveal` of an active seat for the step in progress."""
+        steps, r = self.steps, self.steps.round
+        if env.kind == "reveal" and not mine and any(s not in r.commits for s in steps.active()):
+            # An honest peer reveals only after it holds every commit; one that arrives earlier
+            # is not kept, so nothing can depend on it (a stalled step asks for it again).
+            return self.ctx.drop(env, f"reveal from seat {env.seat} before all commits of step {env.step} are in: not used")
+        r.table(env.kind)[env.seat] = env
+        r.bad_reveals.discard(env.seat)
+        if mine:
+            r.mine.append(env.raw)
+        out: list[Output] = []
+        if env.kind == "commit":
+            self.ctx.accept(self.ctx.step, env)
+            out.append(Keep(env.raw))
+        return out + self._progress()
+
+    def _progress(self) -> list[Output]:
+        steps, ctx, r = self.steps, self.ctx, self.steps.round
+        active = steps.active()
+        out: list[Output] = []
+        if any(s not in r.commits for s in active):
+            return out + ctx.waiting()  # reveals that came early are held, unused and unseen
+        out += self._reveal_mine()
+        actions: dict[int, Any] = {}
+        for s in sorted(active):
+            env = r.reveals.get(s)
+            if env is None or s in r.bad_reveals:
+                continue
+            if s not in r.verified:
+                problem = self._check(s, env)
+                if isinstance(problem, str):
+                    r.bad_reveals.add(s)
+                    out += ctx.drop(env, problem, loud=True)
+                    continue
+                r.verified[s] = problem[0]
+            actions[s] = r.verified[s]
+        if len(actions) < len(active):
+            return out + ctx.waiting()
+        for s in sorted(active):
+            ctx.accept(ctx.step, r.reveals[s])
+            out.append(Keep(r.reveals[s].raw))
+        return out + steps.apply(actions, "commit")
+
+    def _reveal_mine(self) -> list[Output]:
+        """Every commit is in: publish our reveal (once)."""
+        ctx, r = self.ctx, self.steps.round
+        seat = ctx.my_seat
+        if seat not in self.steps.active() or seat in r.reveals:
+            return []
+        opening = self.steps.opening(f"commit:{ctx.step}")
+        if opening is None:
+            return []
+        action_plain, salt = opening
+        env = ctx.sign("reveal", {"action": action_plain, "salt": salt})
+        r.reveals[seat] = env
+        r.mine.append(env.raw)
+        return [Publish("log", env.raw)]
+
+    def _check(self, seat: int, env: Envelope) -> str | tuple[Any]:
+        ctx = self.ctx
+        who = f"seat {seat} ({ctx.names[seat]})"
+        try:
+            action = from_plain(env.body["action"])
+        except DecodeError as exc:
+            return f"{who}: reveal holds no valid action ({exc})"
+        try:
+            expected = crypto.action_commit(ctx.gid, ctx.step, seat, action, env.body["salt"])
+        except TypeError as exc:
+            return f"{who}: reveal holds no valid action ({exc})"
+        if expected != self.steps.round.commits[seat].body["commit"]:
+            return f"{who}: reveal does not match its commit at step {ctx.step}"
+        try:
+            ctx.game.validate(self.steps.state, seat, action)
+        except GameError as exc:
+            return f"{who}: illegal action revealed at step {ctx.step}: {exc}"
+        return (action,)

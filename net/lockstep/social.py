@@ -1,0 +1,81 @@
+"""Chat and presence: signed, bound to the seat they claim, never part of the game log."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+
+from ..codec import MAX_NAME, NO_SEAT, PROTOCOL_VERSION, ZERO32, Envelope
+from ..identity import Identity
+from .context import Clock, Context
+from .outputs import Note, Output, Publish
+
+
+class Social:
+    """Chat lines in and out, and who is online."""
+
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.chat_seen: set[bytes] = set()
+        self.offline: set[int] = set()
+
+    def chat(self, text: str) -> list[Output]:
+        ctx = self.ctx
+        if ctx.me is None:
+            return []
+        text = text.strip()[:500]
+        if not text:
+            return []
+        return [Publish("chat", ctx.sign("chat", {"text": text}).raw)]
+
+    def _who(self, env: Envelope) -> str | None:
+        ctx = self.ctx
+        names = ctx.display_names()
+        keys = ctx.keys or [ctx.seat_keys.get(s) for s in range(len(names))]
+        if env.seat == NO_SEAT:
+            return None if env.sender in keys else "watcher"
+        if not 0 <= env.seat < len(keys) or keys[env.seat] != env.sender:
+            return None
+        return names[env.seat] or f"seat {env.seat}"
+
+    def on_chat(self, env: Envelope) -> list[Output]:
+        digest = hashlib.sha256(env.raw).digest()
+        if digest in self.chat_seen:
+            return []
+        who = self._who(env)
+        if who is None:
+            return self.ctx.drop(env, f"chat claims seat {env.seat} but is signed by another key")
+        self.chat_seen.add(digest)
+        return [Note("chat", f"{who}: {env.body['text']}", {"seat": env.seat, "name": who, "text": env.body["text"]})]
+
+    def presence(self, status: str) -> bytes | None:
+        ctx = self.ctx
+        if ctx.me is None:
+            return None
+        return presence_payload(ctx.me, ctx.gid, status, ctx.name, clock=ctx.clock)
+
+    def on_presence(self, env: Envelope) -> list[Output]:
+        ctx = self.ctx
+        keys = ctx.keys or [ctx.seat_keys.get(s) for s in sorted(ctx.seat_keys)]
+        if env.sender not in keys:
+            return []
+        seat = keys.index(env.sender)
+        offline = env.body["status"] == "offline"
+        if offline == (seat in self.offline):
+            return []
+        (self.offline.add if offline else self.offline.discard)(seat)
+        name = ctx.display_names()[seat] if seat < ctx.n_players else f"seat {seat}"
+        if ctx.phase in ("over", "frozen"):
+            text = f"{name} left" if offline else f"{name} is online"
+        else:
+            text = f"{name} is offline: the table waits for them" if offline else f"{name} is back online"
+        return [Note("presence", text, {"seat": seat, "online": not offline})]
+
+
+def presence_payload(identity: Identity, gid: str, status: str, name: str, *, clock: Clock = time.time) -> bytes:
+    """A signed presence message; "offline" is what the broker publishes as our last will."""
+    return identity.sign({
+        "v": PROTOCOL_VERSION, "g": gid, "k": "presence", "p": identity.public, "s": NO_SEAT,
+        "n": 0, "q": int(clock() * 1_000_000), "b": {"status": status, "name": name[:MAX_NAME] or "player"},
+        "h": ZERO32, "c": ZERO32,
+    })

@@ -1,0 +1,291 @@
+"""Play: the game advances one step at a time, each step in one of four modes.
+
+"act" (one active seat publishes its action), "commit" (simultaneous: commit, then reveal;
+`simultaneous.py`), "seal" (a sealed simultaneous step: each seat commits and publishes only
+its action's public part, applied at once) and "open" (the game names a seat that must open
+its sealed action: its peer sends the opening by itself); the last two are in `sealed.py`.
+This module holds what every mode shares: checks on arrival, applying a step, the chain.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core import (
+    GameError,
+    GameLog,
+    IllegalAction,
+    canonical,
+    from_plain,
+    new_log,
+    state_hash,
+    to_plain,
+)
+
+from .. import crypto
+from ..codec import Envelope
+from .buffer import Buffer
+from .context import Context
+from .outputs import Keep, Note, Output, Publish, SealedChoice, Secret, unpack
+from .sealed import Sealing
+from .simultaneous import CommitReveal
+
+KINDS_OF_MODE = {
+    "act": ("act",), "commit": ("commit", "reveal"), "seal": ("seal",), "open": ("open",),
+}
+
+
+@dataclass
+class Round:
+    """What the peer holds of the step in progress (all of it is dropped when it is applied)."""
+
+    acts: dict[int, Envelope] = field(default_factory=dict)  # "act" and "open"
+    commits: dict[int, Envelope] = field(default_factory=dict)  # "commit" and "seal"
+    reveals: dict[int, Envelope] = field(default_factory=dict)
+    bad_reveals: set[int] = field(default_factory=set)
+    verified: dict[int, Any] = field(default_factory=dict)  # seat -> action of a checked reveal
+    publics: dict[int, Any] = field(default_factory=dict)  # sealed step: seat -> public part
+    mine: list[bytes] = field(default_factory=list)  # our messages, to send again on reconnect
+
+    def table(self, kind: str) -> dict[int, Envelope]:
+        return {"act": self.acts, "commit": self.commits, "reveal": self.reveals,
+                "seal": self.commits, "open": self.acts}[kind]
+
+
+class Steps:
+    """The running game of one peer: state, log, and the step in progress."""
+
+    def __init__(self, ctx: Context, buffer: Buffer, route: Callable[[Envelope], list[Output]]) -> None:
+        self.ctx = ctx
+        self.buffer = buffer
+        self.route = route  # a buffered message whose step has come is routed like a new one
+        self.state: Any = None
+        self.game_log: GameLog | None = None
+        self.round = Round()
+        self.sealed: dict[int, SealedChoice] = {}  # seat -> its sealed action, until opened
+        self._active_for: Any = None
+        self._active: frozenset[int] = frozenset()
+        self._mode = "act"
+        self.simultaneous = CommitReveal(self)
+        self.sealing = Sealing(self)
+
+    # ---- facts -------------------------------------------------------------------------
+    def begin(self, seed: bytes) -> list[Output]:
+        """The seed is agreed: set the game up and play step 0."""
+        ctx = self.ctx
+        n = len(ctx.keys)
+        try:
+            self.state = ctx.game.setup(n, seed, ctx.options)
+        except GameError as exc:
+            return ctx.freeze(f"setup failed: {exc}")
+        self.game_log = new_log(ctx.game, n, seed, ctx.game.check_options(ctx.options))
+        ctx.hash = bytes.fromhex(state_hash(self.state))
+        ctx.chain = crypto.genesis_hash(ctx.gid, seed, ctx.hash)
+        ctx.phase = "play"
+        ctx.step = 0
+        out: list[Output] = [Note("changed", f"the game begins (seed {seed.hex()[:12]})", {"step": 0})]
+        return out + self.after_step()
+
+    def active(self) -> frozenset[int]:
+        if self.ctx.phase != "play":
+            return frozenset()
+        if self._active_for is not self.state:  # computed once per state: asked on every message
+            state, game = self.state, self.ctx.game
+            active = game.active(state)
+            if not active:
+                mode = "act"
+            elif game.sealed(state):
+                mode = "seal"
+            elif game.opening(state) is not None:
+                mode = "open"
+            else:
+                mode = "commit" if len(active) > 1 else "act"
+            self._active_for, self._active, self._mode = state, active, mode
+        return self._active
+
+    def step_mode(self) -> str:
+        self.active()
+        return self._mode
+
+    def awaited(self) -> frozenset[int]:
+        active = self.active()
+        mode = self.step_mode()
+        r = self.round
+        if mode in ("act", "open"):
+            return frozenset(s for s in active if s not in r.acts)
+        if mode == "seal" or any(s not in r.commits for s in active):
+            return frozenset(s for s in active if s not in r.commits)
+        return frozenset(s for s in active if s not in r.reveals or s in r.bad_reveals)
+
+    def my_turn(self) -> bool:
+        seat = self.ctx.my_seat
+        if seat is None or self.ctx.phase != "play" or seat not in self.active():
+            return False
+        if self.step_mode() == "open":
+            return False  # nobody chooses here: the peer opens its sealed action by itself
+        return seat not in self.round.acts and seat not in self.round.commits
+
+    def view(self, seat: int | None) -> Any:
+        state = self.state
+        if seat is not None and seat == self.ctx.my_seat and seat in self.sealed:
+            original = self.sealing.original(seat)
+            if original is not None:  # our own sealed choice, known only here
+                state = self.ctx.game.unseal(state, seat, original[0])
+        return self.ctx.game.view(state, seat)
+
+    # ---- our choice --------------------------------------------------------------------
+    def decide(self, action: Any) -> list[Output]:
+        """This peer's seat chooses `action` for the current step; raises IllegalAction."""
+        ctx = self.ctx
+        seat = ctx.my_seat
+        if ctx.frozen:
+            raise IllegalAction(f"the game is frozen: {ctx.frozen}")
+        if seat is None or ctx.phase != "play":
+            raise IllegalAction("you have no seat in a running game")
+        if not self.my_turn():
+            raise IllegalAction("it is not your turn (or you already chose)")
+        ctx.game.validate(self.state, seat, action)
+        mode = self.step_mode()
+        if mode == "act":
+            env = ctx.sign("act", {"action": to_plain(action)})
+            return [Publish("log", env.raw)] + self.on_message(env, mine=True)
+        public = None
+        if mode == "seal":
+            public = ctx.game.seal(self.state, seat, action)
+            ctx.game.validate(self.state, seat, public)
+        salt = ctx.entropy(32)
+        # a sealed action's opening is kept until the game asks to open it (maybe after a resume)
+        name = f"{'sealed' if mode == 'seal' else 'commit'}:{ctx.step}"
+        secret = canonical((to_plain(action), salt))
+        ctx.secrets[name] = secret
+        commit = crypto.action_commit(ctx.gid, ctx.step, seat, action, salt)
+        if mode == "seal":
+            env = ctx.sign("seal", {"commit": commit, "public": to_plain(public)})
+        else:
+            env = ctx.sign("commit", {"commit": commit})
+        return [Secret(name, secret), Publish("log", env.raw)] + self.on_message(env, mine=True)
+
+    def opening(self, name: str) -> tuple[Any, bytes] | None:
+        """A stored `(action plain, salt)` of ours, by its secret's name."""
+        secret = self.ctx.secrets.get(name)
+        if secret is None:
+            return None
+        action_plain, salt = unpack(secret)
+        return action_plain, bytes(salt)
+
+    # ---- arrivals ----------------------------------------------------------------------
+    def on_message(self, env: Envelope, mine: bool = False) -> list[Output]:
+        """An `act`/`commit`/`reveal`/`seal`/`open` from the seat bound to its key."""
+        ctx = self.ctx
+        if ctx.phase != "play":
+            if ctx.phase in ("lobby", "seed"):
+                return self.buffer.hold(env)
+            return ctx.drop(env, f"{env.kind} while the game is {ctx.phase}")
+        if env.step < ctx.step:
+            return ctx.stale(env)
+        if env.step > ctx.step:
+            return self.buffer.hold(env)
+        if env.state_hash != ctx.hash or env.prev_hash != ctx.chain:
+            return ctx.desync(env)
+        problem = self._mode_problem(env)
+        if problem is not None:
+            return ctx.drop(env, problem)
+        old = self.round.table(env.kind).get(env.seat)
+        if old is not None:
+            if old.raw == env.raw:
+                return []
+            if not (env.kind == "reveal" and env.seat in self.round.bad_reveals):
+                return ctx.drop(env, f"seat {env.seat} sent two different {env.kind}s for step {env.step} (equivocation)", loud=True)
+        if env.kind == "act":
+            return self._on_act(env, mine)
+        if env.kind == "seal":
+            return self.sealing.on_seal(env, mine)
+        if env.kind == "open":
+            return self.sealing.on_open(env, mine)
+        return self.simultaneous.on_message(env, mine)
+
+    def _mode_problem(self, env: Envelope) -> str | None:
+        if env.seat not in self.active():
+            return f"seat {env.seat} is not to act at step {env.step}"
+        mode = self.step_mode()
+        if env.kind in KINDS_OF_MODE[mode]:
+            return None
+        if mode == "commit" and env.kind == "act":
+            return f"step {env.step} is simultaneous: an act must be a commit"
+        if mode == "act" and env.kind in ("commit", "reveal"):
+            return f"step {env.step} is sequential: no {env.kind} expected"
+        return f"step {env.step} is played with {'/'.join(KINDS_OF_MODE[mode])}: no {env.kind} expected"
+
+    def _on_act(self, env: Envelope, mine: bool) -> list[Output]:
+        try:
+            action = from_plain(env.body["action"])
+            self.ctx.game.validate(self.state, env.seat, action)
+        except GameError as exc:
+            return self.ctx.drop(env, f"illegal action from seat {env.seat}: {exc}", loud=True)
+        self.round.acts[env.seat] = env
+        self.keep(env, mine)
+        return [Keep(env.raw)] + self.apply({env.seat: action}, "act")
+
+    def keep(self, env: Envelope, mine: bool) -> None:
+        """Record an accepted message of this step (and remember ours for a reconnect)."""
+        if mine:
+            self.round.mine.append(env.raw)
+        self.ctx.accept(self.ctx.step, env)
+
+    # ---- applying ----------------------------------------------------------------------
+    def apply(self, actions: dict[int, Any], kind: str) -> list[Output]:
+        ctx = self.ctx
+        try:
+            # Every guard of Game.apply holds here (game running, exactly the active seats,
+            # each action already validated on arrival), so the hook runs without repeating them.
+            state = ctx.game._apply(self.state, actions)
+        except GameError as exc:
+            return ctx.freeze(f"step {ctx.step} cannot be applied: {exc}")
+        self.state = state
+        new_hash = bytes.fromhex(state_hash(state))
+        ctx.chain = crypto.entry_hash(ctx.chain, actions, new_hash)
+        ctx.hash = new_hash
+        assert self.game_log is not None
+        self.game_log = self.game_log.append(actions)
+        lines = "; ".join(f"{ctx.names[s]}: {ctx.game.describe(a)}" for s, a in sorted(actions.items()))
+        ctx.step += 1
+        self.round = Round()
+        ctx.secrets.pop(f"commit:{ctx.step - 1}", None)
+        # the mode and the seats that acted are for the peer's timing figures
+        out: list[Output] = [Note("changed", lines, {"step": ctx.step, "mode": kind, "seats": sorted(actions)})]
+        return out + self.after_step()
+
+    def after_step(self) -> list[Output]:
+        ctx = self.ctx
+        out: list[Output] = []
+        if ctx.game.is_over(self.state):
+            ctx.phase = "over"
+            result = ctx.game.result(self.state)
+            out.append(Note("over", "the game is over", {"scores": list(result.scores)}))
+            if ctx.is_host:
+                out.append(Publish("lobby", b"", retain=True))
+            return out
+        out += ctx.waiting()
+        if self.my_turn():
+            out.append(Note("your_turn", "", {"step": ctx.step}))
+        for env in self.buffer.release(ctx.step):
+            if ctx.phase != "play":
+                break
+            out += self.route(env)
+        # after the buffer: an opening of ours that came back through sync is used as it is
+        return out + self.sealing.auto_open()
+
+    # ---- catching up -------------------------------------------------------------------
+    def pending_raws(self) -> list[bytes]:
+        """Messages of the step in progress, for a peer that missed them."""
+        r = self.round
+        raws = [e.raw for table in (r.acts, r.commits) for e in table.values()]
+        if len(r.commits) == len(self.active()) and self.ctx.phase == "play":
+            raws += [e.raw for s, e in r.reveals.items() if s not in r.bad_reveals]
+        return raws
+
+    def own_current(self) -> list[Output]:
+        out: list[Output] = [Publish("log", raw) for raw in self.round.mine]
+        return out + self.sealing.auto_open()  # e.g. resumed in the open step of our sealed action
