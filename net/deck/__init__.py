@@ -1,0 +1,20 @@
+"""A mental-poker deck among the seated peers: no dealer, no peer alone knows the order.
+
+Pure and I/O-free: values in, bodies to publish out (see docs/protocol.md, "Deck protocol").
+Not yet wired into the lockstep or the games.
+"""
+
+from .audit import Accusation, AuditResult, audit
+from .errors import Cheat, DeckError, NotNow, UnknownCard
+from .group import box_secret
+from .local import deal
+from .seat import DeckSeat, DeckSecrets
+from .table import DeckSpec, DeckTable
+
+# The envelope kinds the bodies are meant to travel in, once wired (docs/protocol.md).
+KINDS = ("deck_shuffle", "deck_lock", "deck_key", "deck_open", "deck_proof", "deck_audit")
+
+__all__ = [
+    "Accusation", "AuditResult", "Cheat", "DeckError", "DeckSeat", "DeckSecrets", "DeckSpec",
+    "DeckTable", "KINDS", "NotNow", "UnknownCard", "audit", "box_secret", "deal",
+]

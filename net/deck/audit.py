@@ -1,0 +1,149 @@
+"""The end-of-game audit: every seat's secrets published, every pass replayed by every peer.
+
+Each pass is judged against the deck its seat received (the previous seat's published deck),
+so one seat's cheat never makes a later honest seat look guilty. The result is the same for
+every peer that holds the same table and the same audit bodies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from nacl import bindings as na
+
+from . import group
+from .table import Deck, DeckTable
+
+
+@dataclass(frozen=True, slots=True)
+class Accusation:
+    seat: int
+    code: str
+    reason: str
+
+    def __str__(self) -> str:
+        return f"seat {self.seat}: {self.reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class AuditResult:
+    """Verified (no one accused, and the whole deck order known) or the seats at fault."""
+
+    accused: tuple[Accusation, ...]
+    order: tuple[int, ...] | None  # the slot at every final position, when verified
+
+    @property
+    def verified(self) -> bool:
+        return not self.accused
+
+    @property
+    def seats(self) -> tuple[int, ...]:
+        return tuple(a.seat for a in self.accused)
+
+    def __str__(self) -> str:
+        return "verified" if self.verified else "; ".join(map(str, self.accused))
+
+
+@dataclass(frozen=True, slots=True)
+class _Published:
+    deck_key: bytes
+    perm: tuple[int, ...]
+    keys: tuple[bytes, ...]
+
+
+def audit(table: DeckTable, bodies: Mapping[int, Mapping[str, Any]]) -> AuditResult:
+    """Replay both passes of every seat from its audit body (seat -> body)."""
+    if table.phase != "ready":
+        raise ValueError("only a dealt deck can be audited")
+    accused = []
+    for seat in range(table.spec.seats):
+        fault = _judge(table, seat, bodies.get(seat))
+        if fault is not None:
+            accused.append(Accusation(seat, *fault))
+    order = None if accused else _order(table, bodies)
+    return AuditResult(tuple(accused), order)
+
+
+def _judge(table: DeckTable, seat: int, body: Mapping[str, Any] | None) -> tuple[str, str] | None:
+    """(code, reason) of the first fault of this seat, None if its passes replay exactly."""
+    if body is None:
+        return "no_audit", "published no audit"
+    published = _parse(table, body)
+    if isinstance(published, tuple):
+        return published
+    fault = _check_commitments(table, seat, published.keys)
+    if fault is None:
+        fault = _replay_shuffle(table, seat, published)
+    if fault is None:
+        fault = _replay_lock(table, seat, published)
+    return fault
+
+
+def _parse(table: DeckTable, body: Mapping[str, Any]) -> _Published | tuple[str, str]:
+    n = table.size
+    key, perm, keys = body.get("deck_key"), body.get("perm"), body.get("keys")
+    if body.get("deck") != table.spec.label:
+        return "malformed", f"its audit is not for deck {table.spec.label!r}"
+    if not group.is_scalar(key):
+        return "malformed", "its deck key is not a scalar"
+    if not isinstance(perm, (list, tuple)) or not all(
+        isinstance(i, int) and not isinstance(i, bool) for i in perm
+    ):
+        return "malformed", "its permutation is not a list of positions"
+    if sorted(perm) != list(range(n)):
+        return "bad_permutation", f"its permutation is not one of the {n} positions"
+    if not isinstance(keys, (list, tuple)) or len(keys) != n:
+        return "malformed", f"its audit must carry {n} position keys"
+    for pos, k in enumerate(keys):
+        if not group.is_scalar(k):
+            return "malformed", f"its key for position {pos} is not a scalar"
+    return _Published(key, tuple(perm), tuple(keys))  # type: ignore[arg-type]
+
+
+def _check_commitments(table: DeckTable, seat: int, keys: Sequence[bytes]) -> tuple[str, str] | None:
+    for pos, (k, c) in enumerate(zip(keys, table.commits[seat], strict=True)):
+        if group.commit(k) != c:
+            return "key_commitment", f"its key for position {pos} fails its commitment"
+    return None
+
+
+def _replay_shuffle(table: DeckTable, seat: int, pub: _Published) -> tuple[str, str] | None:
+    received = table.shuffled[seat - 1] if seat else table.points
+    sent = table.shuffled[seat]
+    if all(
+        group.mul(received[i], pub.deck_key) == out for i, out in zip(pub.perm, sent, strict=True)
+    ):
+        return None
+    return _diagnose(received, sent, pub.deck_key)
+
+
+def _diagnose(received: Deck, sent: Deck, deck_key: bytes) -> tuple[str, str]:
+    """Why a shuffle pass does not replay: a card it never received, a card twice, or else."""
+    x_inv = group.invert(deck_key)
+    unmasked = [group.mul(p, x_inv) for p in sent]
+    have = set(received)
+    for pos, p in enumerate(unmasked):
+        if p not in have:
+            return "substituted", f"its shuffle put a card it never received at position {pos}"
+    if len(set(unmasked)) != len(unmasked):
+        return "duplicated", "its shuffle holds a card twice"
+    return "wrong_permutation", "its shuffle is not its published permutation"
+
+
+def _replay_lock(table: DeckTable, seat: int, pub: _Published) -> tuple[str, str] | None:
+    received = table.locked[seat - 1] if seat else table.shuffled[-1]
+    x_inv = group.invert(pub.deck_key)
+    for pos, (p, k, out) in enumerate(zip(received, pub.keys, table.locked[seat], strict=True)):
+        if group.mul(p, na.crypto_core_ed25519_scalar_mul(x_inv, k)) != out:
+            return "lock_mismatch", f"its lock pass at position {pos} does not match its keys"
+    return None
+
+
+def _order(table: DeckTable, bodies: Mapping[int, Mapping[str, Any]]) -> tuple[int, ...]:
+    """Every position's slot: after a clean replay each position opens to a distinct card."""
+    seats = range(table.spec.seats)
+    return tuple(
+        table.unmask(pos, [bodies[s]["keys"][pos] for s in seats]) for pos in range(table.size)
+    )

@@ -1,0 +1,194 @@
+"""The public side of one deck: what every peer (and a spectator) holds and checks.
+
+A `DeckTable` is an immutable value: the card encoding, the deck each seat published in each
+pass, the commitments to the per-position keys. Accepting a message returns a new table or
+raises; opening a position with keys returns the card's slot (its index in the setup list).
+Bodies are the plain maps the seats publish; the sender's seat comes from the signed envelope,
+never from the body.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from . import group
+from .errors import Cheat, DeckError, NotNow, UnknownCard
+
+Deck = tuple[bytes, ...]
+MAX_SEATS = 64
+
+
+@dataclass(frozen=True, slots=True)
+class DeckSpec:
+    """Which deck: the game id, a label per deck of the game ("age1"), its cards, the seats."""
+
+    gid: str
+    label: str
+    cards: tuple[Any, ...]
+    seats: int
+
+    def __post_init__(self) -> None:
+        if not 2 <= self.seats <= MAX_SEATS:
+            raise ValueError(f"a deck needs 2 to {MAX_SEATS} seats, not {self.seats}")
+        if not self.cards:
+            raise ValueError(f"deck {self.label!r} has no cards")
+
+
+@dataclass(frozen=True)
+class DeckTable:
+    """Everything public about one deck, after the messages accepted so far."""
+
+    spec: DeckSpec
+    points: Deck
+    shuffled: tuple[Deck, ...] = ()  # pass 1: the deck each seat published, in seat order
+    locked: tuple[Deck, ...] = ()  # pass 2: likewise
+    commits: tuple[Deck, ...] = ()  # per seat of pass 2: k·B for each position
+    lookup: Mapping[bytes, int] = field(default_factory=dict, compare=False, repr=False)
+
+    @staticmethod
+    def new(spec: DeckSpec) -> DeckTable:
+        points = group.encode_deck(spec.gid, spec.label, spec.cards)
+        return DeckTable(spec, points, lookup={p: slot for slot, p in enumerate(points)})
+
+    # -- where the protocol stands ------------------------------------------------------
+
+    @property
+    def phase(self) -> str:
+        """"shuffle" (pass 1), "lock" (pass 2) or "ready" (positions can be revealed)."""
+        if len(self.shuffled) < self.spec.seats:
+            return "shuffle"
+        return "lock" if len(self.locked) < self.spec.seats else "ready"
+
+    @property
+    def turn(self) -> int | None:
+        """The seat whose pass is awaited; None once the deck is ready."""
+        n = self.spec.seats
+        if len(self.shuffled) < n:
+            return len(self.shuffled)
+        return len(self.locked) if len(self.locked) < n else None
+
+    @property
+    def current(self) -> Deck:
+        """The deck the next pass works on (the final deck once ready)."""
+        if self.locked:
+            return self.locked[-1]
+        return self.shuffled[-1] if self.shuffled else self.points
+
+    @property
+    def size(self) -> int:
+        return len(self.points)
+
+    def card(self, slot: int) -> Any:
+        return self.spec.cards[slot]
+
+    # -- the two passes -----------------------------------------------------------------
+
+    def accept_shuffle(self, seat: int, body: Mapping[str, Any]) -> DeckTable:
+        """Seat's pass-1 deck; checked at once: its turn, one valid distinct point per card."""
+        self._expect(seat, "shuffle", body)
+        cards = self._deck(seat, body, "cards")
+        return replace(self, shuffled=self.shuffled + (cards,))
+
+    def accept_lock(self, seat: int, body: Mapping[str, Any]) -> DeckTable:
+        """Seat's pass-2 deck and its commitment to each position's key."""
+        self._expect(seat, "lock", body)
+        cards = self._deck(seat, body, "cards")
+        commits = self._points(seat, body, "commits")
+        return replace(self, locked=self.locked + (cards,), commits=self.commits + (commits,))
+
+    def _expect(self, seat: int, phase: str, body: Mapping[str, Any]) -> None:
+        if body.get("deck") != self.spec.label:
+            raise NotNow(f"not a message for deck {self.spec.label!r}", "other_deck")
+        if self.phase != phase or self.turn != seat:
+            raise NotNow(f"seat {seat}'s {phase} pass is not awaited now", "out_of_turn")
+
+    def _points(self, seat: int, body: Mapping[str, Any], name: str) -> Deck:
+        value = body.get(name)
+        if not isinstance(value, (list, tuple)) or len(value) != self.size:
+            raise Cheat(seat, "wrong_count", f"{name} must hold {self.size} points")
+        for pos, p in enumerate(value):
+            if not group.is_point(p):
+                raise Cheat(seat, "bad_point", f"{name}[{pos}] is not a point of the group")
+        return tuple(value)
+
+    def _deck(self, seat: int, body: Mapping[str, Any], name: str) -> Deck:
+        cards = self._points(seat, body, name)
+        # A masked deck of distinct cards has distinct points: a repeat is a duplicated card.
+        if len(set(cards)) != len(cards):
+            raise Cheat(seat, "repeated_point", "its deck repeats a card")
+        return cards
+
+    # -- reveals ------------------------------------------------------------------------
+
+    def check_key(self, seat: int, pos: int, key: object) -> bytes:
+        """`key` if it is seat's key for position pos (k·B equals its commitment)."""
+        self._ready()
+        self._position(seat, pos)
+        if not group.is_scalar(key):
+            raise Cheat(seat, "bad_key", f"its key for position {pos} is not a scalar")
+        if group.commit(key) != self.commits[seat][pos]:
+            raise Cheat(seat, "key_commitment", f"its key for position {pos} fails its commitment")
+        return key  # type: ignore[return-value]
+
+    def open(self, pos: int, keys: Mapping[int, bytes] | Sequence[bytes]) -> int:
+        """The slot of the card at `pos` from every seat's key (each checked first)."""
+        self._ready()
+        ordered = keys if isinstance(keys, Sequence) else [keys.get(s) for s in range(self.spec.seats)]
+        if len(ordered) != self.spec.seats:
+            raise DeckError(f"position {pos} needs one key per seat", "missing_keys")
+        for seat, key in enumerate(ordered):
+            if key is None:
+                raise DeckError(f"seat {seat}'s key for position {pos} is missing", "missing_keys")
+            self.check_key(seat, pos, key)
+        return self.unmask(pos, ordered)
+
+    def unmask(self, pos: int, keys: Sequence[bytes]) -> int:
+        """The slot at pos with keys already checked against their commitments."""
+        slot = self.lookup.get(group.unmask(self.current[pos], keys))
+        if slot is None:
+            raise UnknownCard(
+                f"position {pos} opens to no card of deck {self.spec.label!r}: "
+                "a lock pass did not use its committed keys (the audit names the seat)"
+            )
+        return slot
+
+    def accept_public(self, seat: int, body: Mapping[str, Any]) -> tuple[int, bytes]:
+        """(position, key) of seat's public reveal, checked at once against its commitment."""
+        self._body(body, "deck_open")
+        pos = body.get("pos")
+        return pos, self.check_key(seat, pos, body.get("key"))  # type: ignore[arg-type]
+
+    def check_proof(self, seat: int, body: Mapping[str, Any]) -> tuple[int, int]:
+        """(position, slot) that the owner proves by publishing every key of the position.
+
+        A key that fails its commitment is the owner's fault: it had to check each key it
+        received before using it.
+        """
+        self._body(body, "deck_proof")
+        pos, keys = body.get("pos"), body.get("keys")
+        self._ready()
+        self._position(seat, pos)
+        if not isinstance(keys, (list, tuple)) or len(keys) != self.spec.seats:
+            raise Cheat(seat, "malformed", f"a proof needs {self.spec.seats} keys")
+        for owner, key in enumerate(keys):
+            try:
+                self.check_key(owner, pos, key)  # type: ignore[arg-type]
+            except Cheat as cheat:
+                raise Cheat(
+                    seat, cheat.code, f"its proof of position {pos}: seat {owner}'s key is wrong"
+                ) from None
+        return pos, self.unmask(pos, keys)  # type: ignore[arg-type]
+
+    def _position(self, seat: int, pos: object) -> None:
+        if not isinstance(pos, int) or isinstance(pos, bool) or not 0 <= pos < self.size:
+            raise Cheat(seat, "bad_position", f"there is no position {pos!r}")
+
+    def _ready(self) -> None:
+        if self.phase != "ready":
+            raise NotNow(f"deck {self.spec.label!r} is not dealt yet", "not_ready")
+
+    def _body(self, body: Mapping[str, Any], kind: str) -> None:
+        if body.get("deck") != self.spec.label:
+            raise NotNow(f"not a {kind} for deck {self.spec.label!r}", "other_deck")
