@@ -120,15 +120,18 @@ def _replay_shuffle(table: DeckTable, seat: int, pub: _Published) -> tuple[str, 
 
 
 def _diagnose(received: Deck, sent: Deck, deck_key: bytes) -> tuple[str, str]:
-    """Why a shuffle pass does not replay: a card it never received, a card twice, or else."""
+    """Why a shuffle pass does not replay: a point that is no card it received under its key
+    (a substituted card, or a received one masked otherwise), or only the order is wrong.
+
+    (A card twice under one key is two equal points, refused when the deck was published.)
+    """
     x_inv = group.invert(deck_key)
-    unmasked = [group.mul(p, x_inv) for p in sent]
     have = set(received)
-    for pos, p in enumerate(unmasked):
-        if p not in have:
-            return "substituted", f"its shuffle put a card it never received at position {pos}"
-    if len(set(unmasked)) != len(unmasked):
-        return "duplicated", "its shuffle holds a card twice"
+    for pos, p in enumerate(sent):
+        if group.mul(p, x_inv) not in have:
+            return "substituted", (
+                f"position {pos} of its shuffle is not a card it received, masked with its key"
+            )
     return "wrong_permutation", "its shuffle is not its published permutation"
 
 

@@ -1,0 +1,403 @@
+"""The deck protocol core (net/deck): whole deals, secrecy of the order, every cheat named.
+
+Run as a script with --write to regenerate tests/vectors/deck.json (only when the protocol
+changes on purpose: the vectors are what another implementation checks against).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Sequence
+from hashlib import sha256
+from pathlib import Path
+
+import msgpack
+import pytest
+from nacl import bindings as na
+from nacl.signing import SigningKey
+
+from net.deck import (
+    Cheat,
+    DeckSeat,
+    DeckSpec,
+    DeckTable,
+    NotNow,
+    UnknownCard,
+    audit,
+    box_secret,
+    deal,
+    group,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+VECTORS = ROOT / "tests" / "vectors" / "deck.json"
+CARDS = ("copper", "copper", "silver", "gold", 7, "joker", "ace", "king")
+
+
+class Peers:
+    """n seats of one deck in one process, each with an Ed25519 identity for sealed boxes."""
+
+    def __init__(self, n: int, cards: Sequence[object] = CARDS, entropy: dict | None = None,
+                 gid: str = "deck-test") -> None:
+        entropy = entropy or {}
+        self.spec = DeckSpec(gid, "main", tuple(cards), n)
+        self.seats = [
+            DeckSeat.create(self.spec, s, entropy.get(s, bytes([s + 1]) * 32)) for s in range(n)
+        ]
+        self.seeds = [bytes([100 + s]) * 32 for s in range(n)]
+        self.publics = [bytes(SigningKey(seed).verify_key) for seed in self.seeds]
+        self.secrets = [box_secret(seed) for seed in self.seeds]
+        self.table = DeckTable.new(self.spec)
+
+    def deal(self) -> DeckTable:
+        self.table = deal(self.table, self.seats)
+        return self.table
+
+    def give(self, pos: int, to: int) -> int | None:
+        """Private reveal of pos to seat `to`: every other seat sends its key; `to` opens it."""
+        for seat in self.seats:
+            if seat.seat != to:
+                body = seat.send_key(pos, to, self.publics[to])
+                self.seats[to].receive_key(self.table, seat.seat, body, self.secrets[to])
+        return self.seats[to].card_at(self.table, pos)
+
+    def show(self, pos: int) -> int:
+        """Public reveal: every seat publishes its key, anyone checks and opens."""
+        keys = {}
+        for seat in self.seats:
+            got_pos, key = self.table.accept_public(seat.seat, seat.public_key(pos))
+            assert got_pos == pos
+            keys[seat.seat] = key
+        return self.table.open(pos, keys)
+
+    def audits(self) -> dict[int, dict]:
+        return {seat.seat: seat.audit() for seat in self.seats}
+
+
+def other_scalar(k: bytes) -> bytes:
+    """A valid key that is not k."""
+    return na.crypto_core_ed25519_scalar_add(k, group.ONE)
+
+
+# -- encoding -----------------------------------------------------------------------------
+
+
+def test_every_card_is_a_distinct_valid_point_even_two_copies_of_one_card():
+    points = group.encode_deck("g", "main", CARDS)
+    assert len(set(points)) == len(CARDS)
+    assert all(na.crypto_core_ed25519_is_valid_point(p) for p in points)
+    assert group.encode_deck("other-game", "main", CARDS)[0] != points[0]
+    assert group.encode_deck("g", "age2", CARDS)[0] != points[0]
+
+
+# -- a whole honest deal ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [3, 5, 7])
+def test_whole_deal_reveals_every_card_once_and_the_audit_verifies(n):
+    cards = tuple(range(2 * n + 3))
+    peers = Peers(n, cards)
+    table = peers.deal()
+    assert table.phase == "ready" and table.turn is None
+    hands = {pos: peers.give(pos, pos % n) for pos in range(2 * n)}
+    shown = {pos: peers.show(pos) for pos in range(2 * n, len(cards))}
+    for pos, slot in hands.items():
+        # the owner proves its card to everyone; they open the same card it saw
+        assert table.check_proof(pos % n, peers.seats[pos % n].prove(pos)) == (pos, slot)
+    result = audit(table, peers.audits())
+    assert result.verified and str(result) == "verified"
+    assert result.order == tuple(hands[p] if p in hands else shown[p] for p in range(len(cards)))
+    assert sorted(result.order) == list(range(len(cards)))
+
+
+def test_a_private_reveal_opens_only_for_its_receiver_and_only_its_position():
+    peers = Peers(4)
+    peers.deal()
+    assert peers.give(0, 2) is not None
+    assert peers.seats[2].card_at(peers.table, 1) is None  # keys of pos 0 do not open pos 1
+    for seat in (0, 1, 3):
+        assert peers.seats[seat].card_at(peers.table, 0) is None
+    body = peers.seats[0].send_key(5, 2, peers.publics[2])
+    with pytest.raises(NotNow):  # addressed to seat 2: seat 1 does not take it
+        peers.seats[1].receive_key(peers.table, 0, body, peers.secrets[1])
+
+
+def test_no_seat_alone_fixes_the_order():
+    def order(entropy):
+        peers = Peers(4, entropy=entropy)
+        peers.deal()
+        return audit(peers.table, peers.audits()).order
+
+    base = order({})
+    assert order({}) == base  # the same entropy deals the same order
+    for seat in range(4):
+        # any three seats keep their secrets: the fourth one's entropy alone moves the order
+        assert order({seat: b"another seat's coin" * 2}) != base
+
+
+def test_secrets_survive_a_restart():
+    peers = Peers(3)
+    table = peers.table.accept_shuffle(0, peers.seats[0].shuffle(peers.table))  # then a restart
+    stored = msgpack.packb(peers.seats[1].to_plain(), use_bin_type=True)
+    back = DeckSeat.from_plain(peers.spec, msgpack.unpackb(stored, raw=False))
+    assert back.shuffle(table) == peers.seats[1].shuffle(table)
+    peers.deal()
+    slot = peers.give(0, 1)
+    stored = msgpack.packb(peers.seats[1].to_plain(), use_bin_type=True)
+    back = DeckSeat.from_plain(peers.spec, msgpack.unpackb(stored, raw=False))
+    assert back.card_at(peers.table, 0) == slot
+    assert back.prove(0) == peers.seats[1].prove(0)
+
+
+def test_messages_out_of_turn_or_for_another_deck_accuse_nobody():
+    peers = Peers(3)
+    with pytest.raises(NotNow):  # seat 1 shuffles after seat 0
+        peers.seats[1].shuffle(peers.table)
+    first = peers.seats[0].shuffle(peers.table)
+    with pytest.raises(NotNow):
+        peers.table.accept_shuffle(1, first)
+    with pytest.raises(NotNow):
+        peers.table.accept_shuffle(0, {**first, "deck": "age2"})
+    table = peers.table.accept_shuffle(0, first)
+    with pytest.raises(NotNow):  # a redelivered message
+        table.accept_shuffle(0, first)
+
+
+# -- cheats caught at once ----------------------------------------------------------------
+
+
+def test_a_shuffle_that_repeats_a_card_is_refused_at_once_naming_the_seat():
+    peers = Peers(3)
+    table = peers.table.accept_shuffle(0, peers.seats[0].shuffle(peers.table))
+    body = peers.seats[1].shuffle(table)
+    body["cards"][3] = body["cards"][5]
+    with pytest.raises(Cheat) as caught:
+        table.accept_shuffle(1, body)
+    assert caught.value.seat == 1 and caught.value.code == "repeated_point"
+
+
+@pytest.mark.parametrize("bad", ["short", "not a point", "small order"])
+def test_a_deck_of_non_points_is_refused_at_once(bad):
+    peers = Peers(3)
+    body = peers.seats[0].shuffle(peers.table)
+    if bad == "short":
+        body["cards"] = body["cards"][:-1]
+    elif bad == "not a point":
+        body["cards"][0] = b"\x01" * 31 + b"\x80"
+    else:  # an element outside the prime-order group would leak keys mod 8
+        body["cards"][0] = na.crypto_core_ed25519_add(body["cards"][0], bytes([0xEC]) + b"\xff" * 30 + b"\x7f")
+    with pytest.raises(Cheat) as caught:
+        peers.table.accept_shuffle(0, body)
+    assert caught.value.seat == 0
+
+
+def test_a_wrong_key_in_a_private_reveal_names_its_sender_at_once():
+    peers = Peers(4)
+    peers.deal()
+    wrong = other_scalar(peers.seats[3].secrets.keys[2])
+    body = {"deck": "main", "pos": 2, "to": 1, "box": group.seal_key(wrong, peers.publics[1])}
+    with pytest.raises(Cheat) as caught:
+        peers.seats[1].receive_key(peers.table, 3, body, peers.secrets[1])
+    assert (caught.value.seat, caught.value.code) == (3, "key_commitment")
+    # a box sealed to someone else does not even open
+    body = peers.seats[0].send_key(2, 2, peers.publics[2])
+    with pytest.raises(Cheat) as caught:
+        peers.seats[1].receive_key(peers.table, 0, {**body, "to": 1}, peers.secrets[1])
+    assert (caught.value.seat, caught.value.code) == (0, "bad_box")
+    assert peers.seats[1].card_at(peers.table, 2) is None  # nothing wrong was kept
+
+
+def test_a_public_key_that_fails_its_commitment_names_the_seat_at_once():
+    peers = Peers(3)
+    peers.deal()
+    body = peers.seats[2].public_key(4)
+    with pytest.raises(Cheat) as caught:
+        peers.table.accept_public(2, {**body, "key": other_scalar(body["key"])})
+    assert (caught.value.seat, caught.value.code) == (2, "key_commitment")
+    # another seat's genuine key is not seat 1's key either
+    with pytest.raises(Cheat) as caught:
+        peers.table.accept_public(1, body)
+    assert caught.value.seat == 1
+
+
+def test_a_proof_with_a_forged_key_names_the_owner():
+    peers = Peers(3)
+    peers.deal()
+    peers.give(0, 1)
+    proof = peers.seats[1].prove(0)
+    proof["keys"][2] = other_scalar(proof["keys"][2])
+    with pytest.raises(Cheat) as caught:
+        peers.table.check_proof(1, proof)
+    assert (caught.value.seat, caught.value.code) == (1, "key_commitment")
+
+
+# -- cheats caught by the audit -----------------------------------------------------------
+
+
+def cheat_in_shuffle(peers: Peers, cheater: int, tamper) -> None:
+    """Deal with `cheater`'s pass-1 deck changed by tamper(cards, seat) before it is published."""
+    table = peers.table
+    for seat in peers.seats:
+        body = seat.shuffle(table)
+        if seat.seat == cheater:
+            tamper(body["cards"], seat)
+        table = table.accept_shuffle(seat.seat, body)
+    for seat in peers.seats:
+        table = table.accept_lock(seat.seat, seat.lock(table))
+    peers.table = table
+
+
+def test_a_shuffle_that_substitutes_a_card_is_named_by_the_audit():
+    peers = Peers(4)
+    stranger = group.card_point("deck-test", "main", 99, "ace of spades")
+
+    def substitute(cards, seat):
+        cards[6] = group.mul(stranger, seat.secrets.deck_key)
+
+    cheat_in_shuffle(peers, 2, substitute)
+    result = audit(peers.table, peers.audits())
+    assert result.seats == (2,) and result.accused[0].code == "substituted"
+    assert result.order is None
+    with pytest.raises(UnknownCard):  # whoever is dealt that position sees a card of no deck
+        for pos in range(len(CARDS)):
+            peers.show(pos)
+
+
+def test_a_shuffle_that_copies_a_card_under_another_mask_is_named_by_the_audit():
+    peers = Peers(3)
+
+    def duplicate(cards, seat):
+        cards[1] = group.mul(cards[0], other_scalar(group.ONE))  # card 0 again, masked twice
+
+    cheat_in_shuffle(peers, 0, duplicate)
+    result = audit(peers.table, peers.audits())
+    assert result.seats == (0,)
+
+
+def test_a_lock_pass_that_duplicates_a_position_is_named_by_the_audit():
+    peers = Peers(5)
+    table = peers.table
+    for seat in peers.seats:
+        table = table.accept_shuffle(seat.seat, seat.shuffle(table))
+    for seat in peers.seats:
+        body = seat.lock(table)
+        # Only the first lock pass can copy a card cleanly: later ones would carry the wrong
+        # position keys of the seats before and open to no card (the next test).
+        if seat.seat == 0:  # position 4 gets position 0's card under position 4's key
+            x_inv = group.invert(seat.secrets.deck_key)
+            factor = na.crypto_core_ed25519_scalar_mul(x_inv, seat.secrets.keys[4])
+            body["cards"][4] = group.mul(table.current[0], factor)
+        table = table.accept_lock(seat.seat, body)
+    peers.table = table
+    shown = [peers.show(pos) for pos in range(len(CARDS))]
+    assert shown[0] == shown[4]  # the players see a card twice...
+    result = audit(table, peers.audits())
+    assert result.seats == (0,) and result.accused[0].code == "lock_mismatch"  # ...and who did it
+
+
+def test_an_audit_with_a_wrong_permutation_names_the_seat():
+    peers = Peers(4)
+    peers.deal()
+    bodies = peers.audits()
+    perm = list(bodies[1]["perm"])
+    perm[0], perm[1] = perm[1], perm[0]
+    bodies[1] = {**bodies[1], "perm": perm}
+    result = audit(peers.table, bodies)
+    assert result.seats == (1,) and result.accused[0].code == "wrong_permutation"
+    bodies[1] = {**bodies[1], "perm": [0] * len(CARDS)}
+    result = audit(peers.table, bodies)
+    assert result.seats == (1,) and result.accused[0].code == "bad_permutation"
+
+
+def test_an_audit_with_a_key_off_its_commitment_or_none_names_the_seat():
+    peers = Peers(3)
+    peers.deal()
+    bodies = peers.audits()
+    keys = list(bodies[0]["keys"])
+    keys[5] = other_scalar(keys[5])
+    bodies[0] = {**bodies[0], "keys": keys}
+    del bodies[2]
+    result = audit(peers.table, bodies)
+    assert [(a.seat, a.code) for a in result.accused] == [(0, "key_commitment"), (2, "no_audit")]
+    assert "seat 0:" in str(result) and "seat 2:" in str(result)
+
+
+def test_a_lock_pass_off_its_commitments_opens_to_no_card_then_the_audit_names_it():
+    peers = Peers(3)
+    table = peers.table
+    for seat in peers.seats:
+        table = table.accept_shuffle(seat.seat, seat.shuffle(table))
+    for seat in peers.seats:
+        body = seat.lock(table)
+        if seat.seat == 1:
+            body["cards"][2] = group.mul(body["cards"][2], other_scalar(group.ONE))
+        table = table.accept_lock(seat.seat, body)
+    peers.table = table
+    with pytest.raises(UnknownCard):
+        peers.give(2, 0)
+    result = audit(table, peers.audits())
+    assert result.seats == (1,) and result.accused[0].code == "lock_mismatch"
+
+
+# -- test vectors -------------------------------------------------------------------------
+
+
+def _h(points: Sequence[bytes]) -> str:
+    return sha256(b"".join(points)).hexdigest()
+
+
+def vector_run() -> dict:
+    """A fixed-entropy 3-seat run: every intermediate deck's SHA-256 and every reveal."""
+    cards = ["copper", "copper", "silver", "gold", 7, "joker"]
+    peers = Peers(3, cards, gid="deck-0001")
+    table = peers.deal()
+    private = {pos: peers.give(pos, pos % 3) for pos in range(3)}
+    public = {pos: peers.show(pos) for pos in range(3, 6)}
+    result = audit(table, peers.audits())
+    return {
+        "description": (
+            "gamenight deck protocol vectors (docs/protocol.md, Deck protocol). gid "
+            "'deck-0001', deck 'main', seat s draws its secrets from entropy = 32 bytes of "
+            "value s+1 with the reference derivation. Decks are SHA-256 of their points "
+            "concatenated in position order; slots index the cards list."
+        ),
+        "gid": "deck-0001",
+        "label": "main",
+        "cards": cards,
+        "points": [p.hex() for p in table.points],
+        "secrets": [
+            {"deck_key": s.secrets.deck_key.hex(), "perm": list(s.secrets.perm),
+             "keys_sha256": _h(s.secrets.keys)}
+            for s in peers.seats
+        ],
+        "shuffled_sha256": [_h(d) for d in table.shuffled],
+        "locked_sha256": [_h(d) for d in table.locked],
+        "commits_sha256": [_h(c) for c in table.commits],
+        "final": [p.hex() for p in table.current],
+        "private": [{"pos": pos, "to": pos % 3, "slot": slot, "card": cards[slot]}
+                    for pos, slot in private.items()],
+        "public": [{"pos": pos, "slot": slot, "card": cards[slot]} for pos, slot in public.items()],
+        "audit": str(result),
+        "order": list(result.order or ()),
+    }
+
+
+def test_vectors_match_the_committed_file():
+    assert vector_run() == json.loads(VECTORS.read_text())
+
+
+def test_vectors_are_the_same_in_another_process_with_another_hash_seed():
+    code = "import json, sys; from tests.net.test_deck import vector_run; json.dump(vector_run(), sys.stdout)"
+    env = {**os.environ, "PYTHONHASHSEED": "4242"}
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True, check=True
+    )
+    assert json.loads(out.stdout) == json.loads(VECTORS.read_text())
+
+
+if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
+    VECTORS.write_text(json.dumps(vector_run(), indent=1) + "\n")
+    print(f"wrote {VECTORS}")
