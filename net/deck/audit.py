@@ -112,11 +112,11 @@ def _check_commitments(table: DeckTable, seat: int, keys: Sequence[bytes]) -> tu
 def _replay_shuffle(table: DeckTable, seat: int, pub: _Published) -> tuple[str, str] | None:
     received = table.shuffled[seat - 1] if seat else table.points
     sent = table.shuffled[seat]
-    if all(
-        group.mul(received[i], pub.deck_key) == out for i, out in zip(pub.perm, sent, strict=True)
-    ):
-        return None
-    return _diagnose(received, sent, pub.deck_key)
+    try:
+        expected = [group.mul(received[i], pub.deck_key) for i in pub.perm]
+    except group.NotInGroup:
+        return None  # its input is no deck: the seat before it fails its own replay
+    return None if tuple(expected) == sent else _diagnose(received, sent, pub.deck_key)
 
 
 def _diagnose(received: Deck, sent: Deck, deck_key: bytes) -> tuple[str, str]:
@@ -128,7 +128,11 @@ def _diagnose(received: Deck, sent: Deck, deck_key: bytes) -> tuple[str, str]:
     x_inv = group.invert(deck_key)
     have = set(received)
     for pos, p in enumerate(sent):
-        if group.mul(p, x_inv) not in have:
+        try:
+            p = group.mul(p, x_inv)
+        except group.NotInGroup:
+            return "bad_point", f"position {pos} of its shuffle is not a point of the group"
+        if p not in have:
             return "substituted", (
                 f"position {pos} of its shuffle is not a card it received, masked with its key"
             )
@@ -139,7 +143,11 @@ def _replay_lock(table: DeckTable, seat: int, pub: _Published) -> tuple[str, str
     received = table.locked[seat - 1] if seat else table.shuffled[-1]
     x_inv = group.invert(pub.deck_key)
     for pos, (p, k, out) in enumerate(zip(received, pub.keys, table.locked[seat], strict=True)):
-        if group.mul(p, na.crypto_core_ed25519_scalar_mul(x_inv, k)) != out:
+        try:
+            expected = group.mul(p, na.crypto_core_ed25519_scalar_mul(x_inv, k))
+        except group.NotInGroup:
+            return None  # as in the shuffle: its input's publisher is at fault
+        if expected != out:
             return "lock_mismatch", f"its lock pass at position {pos} does not match its keys"
     return None
 

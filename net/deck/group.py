@@ -15,6 +15,7 @@ from hashlib import sha256
 
 from nacl import bindings as na
 from nacl.exceptions import CryptoError
+from nacl.exceptions import RuntimeError as NaclRuntimeError
 from nacl.public import PrivateKey, PublicKey, SealedBox
 
 from engine.core import canonical
@@ -55,6 +56,15 @@ def encode_deck(gid: str, label: str, cards: Sequence[object]) -> tuple[bytes, .
     return points
 
 
+class NotInGroup(ValueError):
+    """A 32-byte string that is not a point of the prime-order group (libsodium refused it)."""
+
+
+def is_encoding(p: object) -> bool:
+    """32 bytes: the shape of a point, checked when a deck arrives (validity costs more)."""
+    return isinstance(p, bytes) and len(p) == POINT_BYTES
+
+
 def is_point(p: object) -> bool:
     """A canonical encoding of a point of the prime-order subgroup (not the identity)."""
     return (
@@ -80,8 +90,12 @@ def scalar_from_hash(digest64: bytes) -> bytes:
 
 
 def mul(point: bytes, scalar: bytes) -> bytes:
-    """scalar·point; libsodium refuses points outside the prime-order subgroup."""
-    return na.crypto_scalarmult_ed25519_noclamp(scalar, point)
+    """scalar·point. libsodium refuses a point outside the prime-order subgroup (or of small
+    order) here, so whoever multiplies a published point has checked it: no separate check."""
+    try:
+        return na.crypto_scalarmult_ed25519_noclamp(scalar, point)
+    except NaclRuntimeError:
+        raise NotInGroup(f"{point.hex()} is not a point of the group") from None
 
 
 def commit(scalar: bytes) -> bytes:
@@ -105,10 +119,10 @@ def unmask(point: bytes, keys: Iterable[bytes]) -> bytes:
     return mul(point, invert(product(keys)))
 
 
-def seal_key(key: bytes, to_ed25519: bytes) -> bytes:
-    """A key encrypted to one peer: a sealed box to its Ed25519 public key, as Curve25519."""
+def seal_keys(keys: bytes, to_ed25519: bytes) -> bytes:
+    """Keys encrypted to one peer: a sealed box to its Ed25519 public key, as Curve25519."""
     curve = na.crypto_sign_ed25519_pk_to_curve25519(to_ed25519)
-    return SealedBox(PublicKey(curve)).encrypt(key)
+    return SealedBox(PublicKey(curve)).encrypt(keys)
 
 
 def box_secret(seed: bytes) -> PrivateKey:
@@ -117,7 +131,7 @@ def box_secret(seed: bytes) -> PrivateKey:
     return PrivateKey(na.crypto_sign_ed25519_sk_to_curve25519(secret))
 
 
-def open_key(box: bytes, secret: PrivateKey) -> bytes | None:
+def open_keys(box: bytes, secret: PrivateKey) -> bytes | None:
     """The content of a sealed box to `secret`; None if it does not open."""
     try:
         return SealedBox(secret).decrypt(box)

@@ -8,7 +8,8 @@ lists, ready for msgpack) or records what it received. Its randomness comes in a
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from hashlib import sha256, sha512
 from typing import Any
@@ -69,6 +70,18 @@ def _scalar(prefix: bytes) -> bytes:
         counter += 1
 
 
+@contextmanager
+def _blame(table: DeckTable) -> Iterator[None]:
+    """A point of the deck received that is no group element is its publisher's fault."""
+    try:
+        yield
+    except group.NotInGroup:
+        seat = table.publisher
+        if seat is None:  # the card encoding is checked when the table is made
+            raise
+        raise Cheat(seat, "bad_point", "its deck holds a point outside the group") from None
+
+
 class DeckSeat:
     """One seat's secrets for one deck, and the keys other seats sent it (by position)."""
 
@@ -100,17 +113,20 @@ class DeckSeat:
         """Pass 1: mask every card with the deck key and permute the deck."""
         self._turn(table, "shuffle")
         deck, x, perm = table.current, self.secrets.deck_key, self.secrets.perm
-        return {"deck": self.spec.label, "cards": [group.mul(deck[i], x) for i in perm]}
+        with _blame(table):
+            cards = [group.mul(deck[i], x) for i in perm]
+        return {"deck": self.spec.label, "cards": cards}
 
     def lock(self, table: DeckTable) -> dict[str, Any]:
         """Pass 2: swap the deck key for a key per position, committing to each."""
         self._turn(table, "lock")
         x_inv = group.invert(self.secrets.deck_key)
         deck, keys = table.current, self.secrets.keys
-        cards = [
-            group.mul(p, na.crypto_core_ed25519_scalar_mul(x_inv, k))
-            for p, k in zip(deck, keys, strict=True)
-        ]
+        with _blame(table):
+            cards = [
+                group.mul(p, na.crypto_core_ed25519_scalar_mul(x_inv, k))
+                for p, k in zip(deck, keys, strict=True)
+            ]
         return {
             "deck": self.spec.label,
             "cards": cards,
@@ -125,26 +141,41 @@ class DeckSeat:
 
     # -- reveals ------------------------------------------------------------------------
 
-    def send_key(self, pos: int, to: int, to_public: bytes) -> dict[str, Any]:
-        """Private reveal: this seat's key for `pos`, sealed to seat `to`'s Ed25519 key."""
-        box = group.seal_key(self.secrets.keys[pos], to_public)
-        return {"deck": self.spec.label, "pos": pos, "to": to, "box": box}
+    def send_keys(self, positions: Sequence[int], to: int, to_public: bytes) -> dict[str, Any]:
+        """Private reveal: this seat's keys for `positions`, in one box sealed to seat `to`.
 
-    def receive_key(
+        One box per receiver and batch (a whole hand) rather than per card: a box costs about
+        what a scalar multiplication does, at both ends.
+        """
+        keys = b"".join(self.secrets.keys[pos] for pos in positions)
+        box = group.seal_keys(keys, to_public)
+        return {"deck": self.spec.label, "to": to, "pos": list(positions), "box": box}
+
+    def receive_keys(
         self, table: DeckTable, sender: int, body: Mapping[str, Any], secret: PrivateKey
-    ) -> None:
-        """Open a key sent to this seat and check it at once against the sender's commitment."""
+    ) -> tuple[int, ...]:
+        """Open keys sent to this seat, each checked at once against the sender's commitment.
+
+        Returns the positions; a box that does not open or any wrong key names the sender, and
+        then nothing of that box is kept.
+        """
         if body.get("deck") != self.spec.label or body.get("to") != self.seat:
-            raise NotNow("a key for another deck or seat", "not_for_me")
+            raise NotNow("keys for another deck or seat", "not_for_me")
         if not 0 <= sender < self.spec.seats or sender == self.seat:
-            raise DeckError(f"seat {sender} cannot send seat {self.seat} a key", "bad_sender")
-        pos = body.get("pos")
-        box = body.get("box")
-        key = group.open_key(box, secret) if isinstance(box, bytes) else None
-        if key is None:
-            raise Cheat(sender, "bad_box", f"its key for position {pos} does not open")
-        table.check_key(sender, pos, key)  # type: ignore[arg-type]
-        self.received.setdefault(pos, {})[sender] = key  # type: ignore[index]
+            raise DeckError(f"seat {sender} cannot send seat {self.seat} keys", "bad_sender")
+        positions, box = body.get("pos"), body.get("box")
+        if not isinstance(positions, (list, tuple)) or len(set(positions)) != len(positions):
+            raise Cheat(sender, "malformed", "its positions are not a list of distinct positions")
+        plain = group.open_keys(box, secret) if isinstance(box, bytes) else None
+        if plain is None or len(plain) != group.SCALAR_BYTES * len(positions):
+            raise Cheat(sender, "bad_box", f"its keys for positions {positions} do not open")
+        size = group.SCALAR_BYTES
+        keys = [plain[i * size:(i + 1) * size] for i in range(len(positions))]
+        for pos, key in zip(positions, keys, strict=True):
+            table.check_key(sender, pos, key)
+        for pos, key in zip(positions, keys, strict=True):
+            self.received.setdefault(pos, {})[sender] = key
+        return tuple(positions)
 
     def keys_for(self, pos: int) -> list[bytes] | None:
         """Every seat's key for pos (own included) once all were received, else None."""

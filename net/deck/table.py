@@ -5,6 +5,10 @@ pass, the commitments to the per-position keys. Accepting a message returns a ne
 raises; opening a position with keys returns the card's slot (its index in the setup list).
 Bodies are the plain maps the seats publish; the sender's seat comes from the signed envelope,
 never from the body.
+
+A published point is checked by whoever multiplies it (libsodium refuses a point outside the
+prime-order group): the next seat at once, a receiver when it opens a position, the audit for
+all. Every peer checking every point of every deck would cost more than the passes.
 """
 
 from __future__ import annotations
@@ -77,6 +81,13 @@ class DeckTable:
         return self.shuffled[-1] if self.shuffled else self.points
 
     @property
+    def publisher(self) -> int | None:
+        """The seat that published `current` (None while it is still the card encoding)."""
+        if self.locked:
+            return len(self.locked) - 1
+        return len(self.shuffled) - 1 if self.shuffled else None
+
+    @property
     def size(self) -> int:
         return len(self.points)
 
@@ -86,7 +97,7 @@ class DeckTable:
     # -- the two passes -----------------------------------------------------------------
 
     def accept_shuffle(self, seat: int, body: Mapping[str, Any]) -> DeckTable:
-        """Seat's pass-1 deck; checked at once: its turn, one valid distinct point per card."""
+        """Seat's pass-1 deck; checked at once: its turn, one distinct point per card."""
         self._expect(seat, "shuffle", body)
         cards = self._deck(seat, body, "cards")
         return replace(self, shuffled=self.shuffled + (cards,))
@@ -109,8 +120,8 @@ class DeckTable:
         if not isinstance(value, (list, tuple)) or len(value) != self.size:
             raise Cheat(seat, "wrong_count", f"{name} must hold {self.size} points")
         for pos, p in enumerate(value):
-            if not group.is_point(p):
-                raise Cheat(seat, "bad_point", f"{name}[{pos}] is not a point of the group")
+            if not group.is_encoding(p):
+                raise Cheat(seat, "bad_point", f"{name}[{pos}] is not 32 bytes")
         return tuple(value)
 
     def _deck(self, seat: int, body: Mapping[str, Any], name: str) -> Deck:
@@ -146,7 +157,12 @@ class DeckTable:
 
     def unmask(self, pos: int, keys: Sequence[bytes]) -> int:
         """The slot at pos with keys already checked against their commitments."""
-        slot = self.lookup.get(group.unmask(self.current[pos], keys))
+        try:
+            slot = self.lookup.get(group.unmask(self.current[pos], keys))
+        except group.NotInGroup:
+            raise Cheat(
+                self.spec.seats - 1, "bad_point", f"position {pos} of its lock pass is no point"
+            ) from None
         if slot is None:
             raise UnknownCard(
                 f"position {pos} opens to no card of deck {self.spec.label!r}: "

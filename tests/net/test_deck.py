@@ -56,13 +56,14 @@ class Peers:
         self.table = deal(self.table, self.seats)
         return self.table
 
-    def give(self, pos: int, to: int) -> int | None:
-        """Private reveal of pos to seat `to`: every other seat sends its key; `to` opens it."""
+    def give(self, positions: Sequence[int], to: int) -> list[int | None]:
+        """Private reveal to seat `to`: every other seat seals its keys; `to` opens the cards."""
         for seat in self.seats:
             if seat.seat != to:
-                body = seat.send_key(pos, to, self.publics[to])
-                self.seats[to].receive_key(self.table, seat.seat, body, self.secrets[to])
-        return self.seats[to].card_at(self.table, pos)
+                body = seat.send_keys(positions, to, self.publics[to])
+                got = self.seats[to].receive_keys(self.table, seat.seat, body, self.secrets[to])
+                assert got == tuple(positions)
+        return [self.seats[to].card_at(self.table, pos) for pos in positions]
 
     def show(self, pos: int) -> int:
         """Public reveal: every seat publishes its key, anyone checks and opens."""
@@ -102,7 +103,10 @@ def test_whole_deal_reveals_every_card_once_and_the_audit_verifies(n):
     peers = Peers(n, cards)
     table = peers.deal()
     assert table.phase == "ready" and table.turn is None
-    hands = {pos: peers.give(pos, pos % n) for pos in range(2 * n)}
+    hands = {}
+    for seat in range(n):  # two cards each, sent as one hand
+        positions = [seat, n + seat]
+        hands.update(zip(positions, peers.give(positions, seat), strict=True))
     shown = {pos: peers.show(pos) for pos in range(2 * n, len(cards))}
     for pos, slot in hands.items():
         # the owner proves its card to everyone; they open the same card it saw
@@ -116,13 +120,13 @@ def test_whole_deal_reveals_every_card_once_and_the_audit_verifies(n):
 def test_a_private_reveal_opens_only_for_its_receiver_and_only_its_position():
     peers = Peers(4)
     peers.deal()
-    assert peers.give(0, 2) is not None
+    assert None not in peers.give([0, 3], 2)
     assert peers.seats[2].card_at(peers.table, 1) is None  # keys of pos 0 do not open pos 1
     for seat in (0, 1, 3):
         assert peers.seats[seat].card_at(peers.table, 0) is None
-    body = peers.seats[0].send_key(5, 2, peers.publics[2])
+    body = peers.seats[0].send_keys([5], 2, peers.publics[2])
     with pytest.raises(NotNow):  # addressed to seat 2: seat 1 does not take it
-        peers.seats[1].receive_key(peers.table, 0, body, peers.secrets[1])
+        peers.seats[1].receive_keys(peers.table, 0, body, peers.secrets[1])
 
 
 def test_no_seat_alone_fixes_the_order():
@@ -145,7 +149,7 @@ def test_secrets_survive_a_restart():
     back = DeckSeat.from_plain(peers.spec, msgpack.unpackb(stored, raw=False))
     assert back.shuffle(table) == peers.seats[1].shuffle(table)
     peers.deal()
-    slot = peers.give(0, 1)
+    [slot] = peers.give([0], 1)
     stored = msgpack.packb(peers.seats[1].to_plain(), use_bin_type=True)
     back = DeckSeat.from_plain(peers.spec, msgpack.unpackb(stored, raw=False))
     assert back.card_at(peers.table, 0) == slot
@@ -179,35 +183,68 @@ def test_a_shuffle_that_repeats_a_card_is_refused_at_once_naming_the_seat():
     assert caught.value.seat == 1 and caught.value.code == "repeated_point"
 
 
-@pytest.mark.parametrize("bad", ["short", "not a point", "small order"])
-def test_a_deck_of_non_points_is_refused_at_once(bad):
+SMALL_ORDER = bytes([0xEC]) + b"\xff" * 30 + b"\x7f"  # the point (0, -1), of order 2
+
+
+def not_in_group(p: bytes, how: str) -> bytes:
+    if how == "not a point":
+        return b"\x01" * 31 + b"\x80"
+    # an element outside the prime-order group would leak the next seat's key mod 8
+    return na.crypto_core_ed25519_add(p, SMALL_ORDER)
+
+
+def test_a_deck_of_the_wrong_size_is_refused_at_once():
     peers = Peers(3)
     body = peers.seats[0].shuffle(peers.table)
-    if bad == "short":
-        body["cards"] = body["cards"][:-1]
-    elif bad == "not a point":
-        body["cards"][0] = b"\x01" * 31 + b"\x80"
-    else:  # an element outside the prime-order group would leak keys mod 8
-        body["cards"][0] = na.crypto_core_ed25519_add(body["cards"][0], bytes([0xEC]) + b"\xff" * 30 + b"\x7f")
     with pytest.raises(Cheat) as caught:
-        peers.table.accept_shuffle(0, body)
-    assert caught.value.seat == 0
+        peers.table.accept_shuffle(0, {**body, "cards": body["cards"][:-1]})
+    assert (caught.value.seat, caught.value.code) == (0, "wrong_count")
+
+
+@pytest.mark.parametrize("how", ["not a point", "small order"])
+@pytest.mark.parametrize("phase", ["shuffle", "lock"])
+def test_a_point_outside_the_group_is_named_by_the_next_seat_and_the_audit(how, phase):
+    peers = Peers(3)
+    table = peers.table
+    for seat in peers.seats:
+        body = seat.shuffle(table)
+        if phase == "shuffle" and seat.seat == 1:
+            body["cards"][0] = not_in_group(body["cards"][0], how)
+        table = table.accept_shuffle(seat.seat, body)  # only its shape is checked here...
+        if phase == "shuffle" and seat.seat == 1:
+            with pytest.raises(Cheat) as caught:  # ...the seat that multiplies it refuses it
+                peers.seats[2].shuffle(table)
+            assert (caught.value.seat, caught.value.code) == (1, "bad_point")
+            return
+    for seat in peers.seats:
+        body = seat.lock(table)
+        if seat.seat == 2:  # the last lock pass: the receivers and the audit catch it
+            body["cards"][0] = not_in_group(body["cards"][0], how)
+        table = table.accept_lock(seat.seat, body)
+    peers.table = table
+    with pytest.raises(Cheat) as caught:
+        peers.give([0], 1)
+    assert (caught.value.seat, caught.value.code) == (2, "bad_point")
+    assert audit(table, peers.audits()).seats == (2,)
 
 
 def test_a_wrong_key_in_a_private_reveal_names_its_sender_at_once():
     peers = Peers(4)
     peers.deal()
-    wrong = other_scalar(peers.seats[3].secrets.keys[2])
-    body = {"deck": "main", "pos": 2, "to": 1, "box": group.seal_key(wrong, peers.publics[1])}
+    keys = peers.seats[3].secrets.keys
+    wrong = keys[1] + other_scalar(keys[2])  # the right key for 1, a wrong one for 2
+    body = {"deck": "main", "pos": [1, 2], "to": 1, "box": group.seal_keys(wrong, peers.publics[1])}
     with pytest.raises(Cheat) as caught:
-        peers.seats[1].receive_key(peers.table, 3, body, peers.secrets[1])
+        peers.seats[1].receive_keys(peers.table, 3, body, peers.secrets[1])
     assert (caught.value.seat, caught.value.code) == (3, "key_commitment")
+    assert "position 2" in str(caught.value)
     # a box sealed to someone else does not even open
-    body = peers.seats[0].send_key(2, 2, peers.publics[2])
+    body = peers.seats[0].send_keys([2], 2, peers.publics[2])
     with pytest.raises(Cheat) as caught:
-        peers.seats[1].receive_key(peers.table, 0, {**body, "to": 1}, peers.secrets[1])
+        peers.seats[1].receive_keys(peers.table, 0, {**body, "to": 1}, peers.secrets[1])
     assert (caught.value.seat, caught.value.code) == (0, "bad_box")
-    assert peers.seats[1].card_at(peers.table, 2) is None  # nothing wrong was kept
+    # nothing of a bad box is kept, not even its good key
+    assert peers.seats[1].received == {}
 
 
 def test_a_public_key_that_fails_its_commitment_names_the_seat_at_once():
@@ -226,7 +263,7 @@ def test_a_public_key_that_fails_its_commitment_names_the_seat_at_once():
 def test_a_proof_with_a_forged_key_names_the_owner():
     peers = Peers(3)
     peers.deal()
-    peers.give(0, 1)
+    peers.give([0], 1)
     proof = peers.seats[1].prove(0)
     proof["keys"][2] = other_scalar(proof["keys"][2])
     with pytest.raises(Cheat) as caught:
@@ -337,7 +374,7 @@ def test_a_lock_pass_off_its_commitments_opens_to_no_card_then_the_audit_names_i
         table = table.accept_lock(seat.seat, body)
     peers.table = table
     with pytest.raises(UnknownCard):
-        peers.give(2, 0)
+        peers.give([2], 0)
     result = audit(table, peers.audits())
     assert result.seats == (1,) and result.accused[0].code == "lock_mismatch"
 
@@ -354,7 +391,7 @@ def vector_run() -> dict:
     cards = ["copper", "copper", "silver", "gold", 7, "joker"]
     peers = Peers(3, cards, gid="deck-0001")
     table = peers.deal()
-    private = {pos: peers.give(pos, pos % 3) for pos in range(3)}
+    private = {pos: peers.give([pos], pos % 3)[0] for pos in range(3)}
     public = {pos: peers.show(pos) for pos in range(3, 6)}
     result = audit(table, peers.audits())
     return {
