@@ -21,6 +21,7 @@ from nacl.signing import SigningKey
 
 from net.deck import (
     Cheat,
+    DeckError,
     DeckSeat,
     DeckSpec,
     DeckTable,
@@ -66,13 +67,13 @@ class Peers:
         return [self.seats[to].card_at(self.table, pos) for pos in positions]
 
     def show(self, pos: int) -> int:
-        """Public reveal: every seat publishes its key, anyone checks and opens."""
-        keys = {}
+        """Public reveal: every seat publishes its key, anyone checks each and opens."""
+        keys = []
         for seat in self.seats:
             got_pos, key = self.table.accept_public(seat.seat, seat.public_key(pos))
             assert got_pos == pos
-            keys[seat.seat] = key
-        return self.table.open(pos, keys)
+            keys.append(key)
+        return self.table.unmask(pos, keys)
 
     def audits(self) -> dict[int, dict]:
         return {seat.seat: seat.audit() for seat in self.seats}
@@ -127,6 +128,19 @@ def test_a_private_reveal_opens_only_for_its_receiver_and_only_its_position():
     body = peers.seats[0].send_keys([5], 2, peers.publics[2])
     with pytest.raises(NotNow):  # addressed to seat 2: seat 1 does not take it
         peers.seats[1].receive_keys(peers.table, 0, body, peers.secrets[1])
+
+
+def test_opening_with_collected_keys_checks_each_and_needs_all():
+    peers = Peers(3)
+    peers.deal()
+    keys = {seat.seat: seat.secrets.keys[5] for seat in peers.seats}
+    assert peers.table.open(5, keys) == peers.show(5)
+    with pytest.raises(DeckError) as caught:
+        peers.table.open(5, {0: keys[0], 2: keys[2]})
+    assert caught.value.code == "missing_keys"
+    with pytest.raises(Cheat) as caught:
+        peers.table.open(5, {**keys, 1: peers.seats[1].secrets.keys[4]})
+    assert caught.value.seat == 1
 
 
 def test_no_seat_alone_fixes_the_order():
