@@ -164,7 +164,12 @@ class DeckSeat:
         if not 0 <= sender < self.spec.seats or sender == self.seat:
             raise DeckError(f"seat {sender} cannot send seat {self.seat} keys", "bad_sender")
         positions, box = body.get("pos"), body.get("box")
-        if not isinstance(positions, (list, tuple)) or len(set(positions)) != len(positions):
+        if (
+            not isinstance(positions, (list, tuple))
+            or not positions
+            or not all(isinstance(p, int) and not isinstance(p, bool) for p in positions)
+            or len(set(positions)) != len(positions)
+        ):
             raise Cheat(sender, "malformed", "its positions are not a list of distinct positions")
         plain = group.open_keys(box, secret) if isinstance(box, bytes) else None
         if plain is None or len(plain) != group.SCALAR_BYTES * len(positions):

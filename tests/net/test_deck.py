@@ -257,6 +257,12 @@ def test_a_wrong_key_in_a_private_reveal_names_its_sender_at_once():
     with pytest.raises(Cheat) as caught:
         peers.seats[1].receive_keys(peers.table, 0, {**body, "to": 1}, peers.secrets[1])
     assert (caught.value.seat, caught.value.code) == (0, "bad_box")
+    # positions that are no list of distinct positions
+    for positions in ([], [2, 2], ["2"], [[2]]):
+        with pytest.raises(Cheat) as caught:
+            peers.seats[1].receive_keys(peers.table, 0, {**body, "to": 1, "pos": positions},
+                                        peers.secrets[1])
+        assert (caught.value.seat, caught.value.code) == (0, "malformed")
     # nothing of a bad box is kept, not even its good key
     assert peers.seats[1].received == {}
 
@@ -301,16 +307,17 @@ def cheat_in_shuffle(peers: Peers, cheater: int, tamper) -> None:
     peers.table = table
 
 
-def test_a_shuffle_that_substitutes_a_card_is_named_by_the_audit():
+@pytest.mark.parametrize("cheater", [0, 2, 3])
+def test_a_shuffle_that_substitutes_a_card_is_named_by_the_audit(cheater):
     peers = Peers(4)
     stranger = group.card_point("deck-test", "main", 99, "ace of spades")
 
     def substitute(cards, seat):
         cards[6] = group.mul(stranger, seat.secrets.deck_key)
 
-    cheat_in_shuffle(peers, 2, substitute)
+    cheat_in_shuffle(peers, cheater, substitute)
     result = audit(peers.table, peers.audits())
-    assert result.seats == (2,) and result.accused[0].code == "substituted"
+    assert result.seats == (cheater,) and result.accused[0].code == "substituted"
     assert result.order is None
     with pytest.raises(UnknownCard):  # whoever is dealt that position sees a card of no deck
         for pos in range(len(CARDS)):
@@ -376,21 +383,22 @@ def test_an_audit_with_a_key_off_its_commitment_or_none_names_the_seat():
     assert "seat 0:" in str(result) and "seat 2:" in str(result)
 
 
-def test_a_lock_pass_off_its_commitments_opens_to_no_card_then_the_audit_names_it():
+@pytest.mark.parametrize("cheater", [0, 1, 2])
+def test_a_lock_pass_off_its_commitments_opens_to_no_card_then_the_audit_names_it(cheater):
     peers = Peers(3)
     table = peers.table
     for seat in peers.seats:
         table = table.accept_shuffle(seat.seat, seat.shuffle(table))
     for seat in peers.seats:
         body = seat.lock(table)
-        if seat.seat == 1:
+        if seat.seat == cheater:
             body["cards"][2] = group.mul(body["cards"][2], other_scalar(group.ONE))
         table = table.accept_lock(seat.seat, body)
     peers.table = table
     with pytest.raises(UnknownCard):
         peers.give([2], 0)
     result = audit(table, peers.audits())
-    assert result.seats == (1,) and result.accused[0].code == "lock_mismatch"
+    assert result.seats == (cheater,) and result.accused[0].code == "lock_mismatch"
 
 
 # -- test vectors -------------------------------------------------------------------------
