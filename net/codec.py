@@ -99,14 +99,21 @@ MAX_NAME = 24  # characters in a player's name
 _NAME = _str(MAX_NAME)
 _VERSIONS = _str_map
 
+
+def _proof(v: Any) -> bool:
+    """An admission proof (HMAC-SHA-256, 32 bytes), or empty for none."""
+    return isinstance(v, bytes) and len(v) in (0, 32)
+
+
 # kind -> body field -> check. Every field is required; no other field is allowed.
 BODIES: dict[str, dict[str, Callable[[Any], bool]]] = {
     "announce": {
         "game": _str(32), "players": _int, "options": _map, "versions": _VERSIONS,
-        "names": _list_of(_NAME, 64), "open": _bool, "relay_bots": _int,
+        "names": _list_of(_NAME, 64), "open": _bool, "relay_bots": _int, "invite": _bool,
     },
-    "hello": {"name": _NAME, "game": _str(32), "versions": _VERSIONS, "options": _map},
+    "hello": {"name": _NAME, "game": _str(32), "versions": _VERSIONS, "options": _map, "proof": _proof},
     "seat": {"seat": _seat, "key": _bin(32), "name": _NAME},
+    "kick": {"seat": _seat, "key": _bin(32)},
     "refuse": {"key": _bin(32), "reason": _str(300)},
     "start": {
         "game": _str(32), "players": _int, "options": _map, "versions": _VERSIONS,
@@ -119,7 +126,7 @@ BODIES: dict[str, dict[str, Callable[[Any], bool]]] = {
     "reveal": {"action": _any, "salt": _bin(32)},
     "seal": {"commit": _bin(32), "public": _any},
     "open": {"action": _any, "salt": _bin(32)},
-    "sync_req": {"from": _int},
+    "sync_req": {"from": _int, "proof": _proof},
     "sync": {"for": _bin(32), "msgs": _list_of(_bin(limit=MAX_SIZE), 4096)},
     "chat": {"text": _str(500)},
     "presence": {"status": lambda v: v in ("online", "offline"), "name": _NAME},
@@ -236,6 +243,10 @@ def _has_float(data: Any, depth: int = 0) -> bool:
 _VERIFY_KEYS: dict[bytes, VerifyKey] = {}
 _VERIFIED: OrderedDict[bytes, Envelope] = OrderedDict()
 _VERIFIED_MAX = 20_000
+# Bytes, not only entries: the cache holds messages before anyone knows whether their sender
+# has a seat, so a flood of 64 KiB messages must not grow it past this (docs/protocol.md).
+VERIFIED_BYTES_MAX = 4 * 1024 * 1024
+_verified_bytes = 0
 
 
 def _verify_key(public: bytes) -> VerifyKey:
@@ -296,14 +307,26 @@ def decode_envelope(raw: bytes) -> Envelope:
         step=data["n"], nonce=data["q"], body=data["b"], state_hash=data["h"],
         prev_hash=data["c"], signature=data["z"], raw=raw,
     )
-    _VERIFIED[raw] = env
-    if len(_VERIFIED) > _VERIFIED_MAX:
-        _VERIFIED.popitem(last=False)
+    _cache(env)
     return env
 
 
 def remember(env: Envelope) -> None:
     """Record an envelope this process just signed, so local peers need not verify it again."""
+    _cache(env)
+
+
+def _cache(env: Envelope) -> None:
+    global _verified_bytes
+    if env.raw in _VERIFIED:
+        return
     _VERIFIED[env.raw] = env
-    if len(_VERIFIED) > _VERIFIED_MAX:
-        _VERIFIED.popitem(last=False)
+    _verified_bytes += len(env.raw)
+    while len(_VERIFIED) > _VERIFIED_MAX or _verified_bytes > VERIFIED_BYTES_MAX:
+        raw, _ = _VERIFIED.popitem(last=False)
+        _verified_bytes -= len(raw)
+
+
+def verified_cache_bytes() -> int:
+    """Bytes of messages held by the verification cache (bounded by VERIFIED_BYTES_MAX)."""
+    return _verified_bytes

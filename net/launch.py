@@ -22,6 +22,7 @@ from .broker import EmbeddedBroker
 from .identity import Identity, load_or_create
 from .invite import make_invite
 from .lockstep import presence_payload
+from .lockstep.admission import TablePin, host_pin
 from .mqtt import MqttTransport
 from .paths import data_dir
 from .peer import Peer
@@ -130,14 +131,16 @@ async def start_bot(
     identity: Identity | None = None,
     persist: bool = True,
     game: Game | None = None,
+    pin: TablePin | None = None,
 ) -> tuple[Peer, Callable[[], Awaitable[None]]]:
-    """One bot peer with its own key and connection, joining (or rejoining) `gid`."""
+    """One bot peer with its own key and connection, joining (or rejoining) `gid` (with the
+    invite's `pin`; a relay's bots have none and take the seats the host lent to a relay)."""
     identity = identity or (bot_identity(gid, index) if persist else Identity.generate())
     name = f"Bot {index}"
     transport = await connect(url, settings, presence_will(identity, gid, name, settings.prefix))
     try:
         peer = await join_game(transport, identity, gid, name=name, prefix=settings.prefix,
-                               persist=persist, bot=kind, bot_delay=delay, broker_url=url, game=game)
+                               persist=persist, bot=kind, bot_delay=delay, broker_url=url, game=game, pin=pin)
     except BaseException:
         await transport.stop()
         raise
@@ -176,14 +179,15 @@ async def host_session(
         closers.append(transport.stop)
         peer = await host_game(game, transport, identity, players=players, options=options, name=name,
                                gid=gid, prefix=settings.prefix, persist=persist, bot=host_bot,
-                               relay_bots=relay_bots, broker_url=url)
+                               relay_bots=relay_bots, broker_url=url, invite=True)
         if peer.store is not None:  # what `gamenight join` needs to reopen this table after a crash
             peer.store.save_meta({**peer.store.load_meta(), "bots": bots, "embedded": broker is not None,
                                   "bind": settings.bind, "port": broker.port if broker else settings.port})
-        session = Session(peer, make_invite(url, gid), url, closers)
+        pin = host_pin(identity, gid)
+        session = Session(peer, make_invite(url, gid, pin), url, closers)
         for index in range(1, bots + 1):
             bot, stop = await start_bot(url, gid, settings, index=index, kind=bot_kind, delay=bot_delay,
-                                        persist=persist)
+                                        persist=persist, pin=pin)
             session.bots.append(bot)
             session.closers.append(stop)
         return session
@@ -204,18 +208,21 @@ async def join_session(
     bot_delay: float = 0.0,
     watch: bool = False,
     persist: bool = True,
+    pin: TablePin | None = None,
 ) -> Session:
-    """Take (or retake) a seat in `gid` on the broker at `url`, or watch it."""
+    """Take (or retake) a seat in `gid` on the broker at `url`, or watch it (`pin`: the
+    invite's, naming the host and proving we were invited)."""
     settings = settings or BrokerSettings(broker=url)
     identity = identity or load_or_create()
     transport = await connect(url, settings, None if watch else presence_will(identity, gid, name, settings.prefix))
     try:
         peer = await join_game(transport, identity, gid, name=name, prefix=settings.prefix, persist=persist,
-                               bot=bot, bot_delay=bot_delay, broker_url=url, watch=watch)
+                               bot=bot, bot_delay=bot_delay, broker_url=url, watch=watch, pin=pin)
     except BaseException:
         await transport.stop()
         raise
-    return Session(peer, make_invite(url, gid), url, [transport.stop])
+    invite = make_invite(url, gid, pin) if pin is not None else f"{url}/{gid}"
+    return Session(peer, invite, url, [transport.stop])
 
 
 async def wait_started(peer: Peer, timeout: float | None = None) -> None:

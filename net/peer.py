@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -91,7 +92,7 @@ class Peer:
         self.notes: list[Note] = []
         self.keep_notes = False
         self.sent = 0
-        self.dropped: list[str] = []
+        self.dropped: deque[str] = deque(maxlen=200)  # the latest reasons (a flood stays small)
         self._sender: asyncio.Task[None] | None = None
         self._bot_task: asyncio.Task[None] | None = None
         self._watch_task: asyncio.Task[None] | None = None

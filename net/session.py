@@ -18,7 +18,9 @@ from engine.registry import get_game
 from .codec import Envelope, decode_envelope
 from .errors import Refused, WireError
 from .identity import Identity
+from .invite import pin_text
 from .lockstep import Lockstep, TableInfo
+from .lockstep.admission import TablePin
 from .peer import Peer
 from .store import GameStore
 from .topics import DEFAULT_PREFIX, Topics, lobby_filter
@@ -41,6 +43,7 @@ class OpenGame:
     options: dict[str, Any]
     host_key: bytes
     versions: dict[str, str]
+    invite: bool = False  # seats and watching need the host's invite code
 
     @property
     def free(self) -> int:
@@ -53,7 +56,8 @@ class OpenGame:
 
 def open_game_from(env: Envelope) -> OpenGame:
     b = env.body
-    return OpenGame(env.gid, b["game"], b["players"], tuple(b["names"]), b["open"], b["options"], env.sender, b["versions"])
+    return OpenGame(env.gid, b["game"], b["players"], tuple(b["names"]), b["open"], b["options"], env.sender,
+                    b["versions"], b["invite"])
 
 
 async def list_open_games(transport: Transport, prefix: str = DEFAULT_PREFIX, wait: float = 0.6) -> list[OpenGame]:
@@ -75,15 +79,17 @@ async def list_open_games(transport: Transport, prefix: str = DEFAULT_PREFIX, wa
     return sorted(found.values(), key=lambda g: (not g.open, -g.free, g.gid))
 
 
-async def fetch_announce(transport: Transport, gid: str, prefix: str = DEFAULT_PREFIX, timeout: float = 5.0) -> Envelope:
-    """The host's retained announcement of `gid`; Refused if none arrives in time."""
+async def fetch_announce(transport: Transport, gid: str, prefix: str = DEFAULT_PREFIX, timeout: float = 5.0,
+                         pin: TablePin | None = None) -> Envelope:
+    """The host's retained announcement of `gid` (signed by the key `pin` names, if given);
+    Refused if none arrives in time."""
     got: asyncio.Future[Envelope] = asyncio.get_running_loop().create_future()
 
     def on_lobby(topic: str, payload: bytes, retained: bool) -> None:
         if got.done() or not payload:
             return
         env = _announcement(payload, gid)
-        if env is not None:
+        if env is not None and (pin is None or pin.trusts(env.sender)):
             got.set_result(env)
 
     await transport.subscribe(Topics(gid, prefix).lobby, on_lobby)
@@ -122,8 +128,13 @@ async def host_game(
     bot: str | None = None,
     relay_bots: int = 0,
     broker_url: str = "",
+    invite: bool = False,
 ) -> Peer:
-    """Announce a new table (or reopen ours after a crash) and take seat 0."""
+    """Announce a new table (or reopen ours after a crash) and take seat 0.
+
+    `invite`: only keys given the invite code (with its pin) sit or watch. Every command and
+    screen hosts so; an open table is for tables inside one process (tests, selfplay, benches).
+    """
     gid = gid or new_gid(game.id)
     store = _store(gid, identity, persist)
     lockstep = Lockstep(game, gid, identity, host_key=identity.public, name=name,
@@ -135,7 +146,7 @@ async def host_game(
     raws = store.read_log() if store else []
     if raws:
         peer.restore(raws)
-    outputs = lockstep.host(players, checked, relay_bots=relay_bots)
+    outputs = lockstep.host(players, checked, relay_bots=relay_bots, invite=invite)
     if store is not None:
         store.save_meta({"gid": gid, "game": game.id, "role": "host", "players": players,
                          "broker": broker_url, "prefix": prefix, "name": name,
@@ -161,16 +172,20 @@ async def join_game(
     timeout: float = 5.0,
     watch: bool = False,
     game: Game | None = None,
+    pin: TablePin | None = None,
 ) -> Peer:
     """Take a seat in `gid` (or, with watch=True, follow it); resumes if we played it before.
 
-    Raises Refused with one clear line when the versions or options do not match.
+    `pin` (from the invite code) names the host's key and proves we were invited; without one
+    (a relay's bots) the first announcement of `gid` is trusted. Raises Refused with one clear
+    line when the versions or options do not match.
     """
     store = _store(gid, identity, persist and not watch)
     raws = store.read_log() if store else []
     announce: Envelope | None = None
     try:
-        announce = await fetch_announce(transport, gid, prefix, timeout=timeout if not raws else min(timeout, 1.5))
+        announce = await fetch_announce(transport, gid, prefix, timeout=timeout if not raws else min(timeout, 1.5),
+                                        pin=pin)
     except Refused:
         if not raws and not watch:
             raise
@@ -185,7 +200,7 @@ async def join_game(
             game = get_game(game_id)
         except Exception as exc:
             raise Refused(f"this client cannot play {game_id!r}: {exc}") from None
-    lockstep = Lockstep(game, gid, identity, name=name, secrets=store.load_secrets() if store else None)
+    lockstep = Lockstep(game, gid, identity, name=name, secrets=store.load_secrets() if store else None, pin=pin)
     if announce is not None:
         lockstep.receive(announce)
     peer = Peer(lockstep, transport, prefix=prefix, store=store, bot=bot, bot_delay=bot_delay)
@@ -193,7 +208,8 @@ async def join_game(
         peer.restore(raws)
     if store is not None:
         store.save_meta({"gid": gid, "game": game_id, "role": "bot" if bot else "player",
-                         "broker": broker_url, "prefix": prefix, "name": name})
+                         "broker": broker_url, "prefix": prefix, "name": name,
+                         "pin": pin_text(pin) if pin is not None else ""})
     if watch:
         outputs = lockstep.sync_request()
     elif raws or lockstep.my_seat is not None:

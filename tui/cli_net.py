@@ -103,16 +103,31 @@ def _settings(args: argparse.Namespace, config: Any, broker: str | None) -> Any:
                            prefix=getattr(args, "prefix", None) or "gamenight/v1")
 
 
-def _parse_code(code: str, args: argparse.Namespace, config: Any) -> tuple[str, str]:
+def _parse_code(code: str, args: argparse.Namespace, config: Any) -> tuple[str, str, Any]:
     from net.invite import parse_invite
 
     try:
-        url, gid = parse_invite(code, args.broker or config.broker.url)
+        url, gid, pin = parse_invite(code, args.broker or config.broker.url)
     except ValueError as exc:
         raise _cli_error(str(exc)) from None
     if args.broker and args.broker != "embedded":
         url = _settings(args, config, args.broker).broker
-    return url, gid
+    return url, gid, pin
+
+
+def _code(url: str, gid: str, pin: Any) -> str:
+    """The invite code again (for the Join screen), or the bare address when we hold no pin."""
+    from net.invite import make_invite
+
+    return make_invite(url, gid, pin) if pin is not None else f"{url}/{gid}"
+
+
+def _saved_pin(gid: str) -> Any:
+    """The pin this machine joined `gid` with (to rejoin without the code)."""
+    from net.invite import parse_pin
+
+    text = _my_meta(gid).get("pin")
+    return parse_pin(text) if text else None
 
 
 def _run(coro: Any) -> int:
@@ -209,13 +224,16 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 def _planned_invite(settings: Any, gid: str) -> str:
     """The invite of a game about to be hosted (printed before the TUI takes the terminal)."""
+    from net.identity import load_or_create
     from net.invite import make_invite
     from net.launch import lan_address
+    from net.lockstep.admission import host_pin
 
+    pin = host_pin(load_or_create(), gid)  # the same pin the host screen's table will use
     if settings.broker != "embedded":
-        return make_invite(settings.broker, gid)
+        return make_invite(settings.broker, gid, pin)
     host = lan_address() if settings.bind in ("0.0.0.0", "") else settings.bind
-    return make_invite(f"mqtt://{host}:{settings.port}", gid)
+    return make_invite(f"mqtt://{host}:{settings.port}", gid, pin)
 
 
 async def _host_headless(request: dict[str, Any], delay: float) -> int:
@@ -262,7 +280,7 @@ def last_network_screen(config: Any) -> Any:
         return _host_screen(_host_request(meta, gid, config), config)
     from tui.screens.join import JoinScreen
 
-    return JoinScreen(code=f"{url}/{gid}")
+    return JoinScreen(code=_code(url, gid, _saved_pin(gid)))
 
 
 def has_unfinished_network_game() -> bool:
@@ -320,40 +338,41 @@ def _host_screen(request: dict[str, Any], config: Any) -> Any:
 def cmd_join(args: argparse.Namespace) -> int:
     config = _config()
     if args.code:
-        url, gid = _parse_code(args.code, args, config)
+        url, gid, pin = _parse_code(args.code, args, config)
     else:
         url, gid = _last_network_game()
+        pin = _saved_pin(gid)
     meta = _my_meta(gid)
     if meta.get("role") == "host" and not meta.get("finished"):
         return _reopen_as_host(meta, gid, config, args.headless)
     name = args.name or config.player.name
     settings = _settings(args, config, url)
     if args.headless:
-        return _run(_join_headless(url, gid, settings, name, bot="best", watch=False))
+        return _run(_join_headless(url, gid, settings, name, bot="best", watch=False, pin=pin))
     _check_reachable(url)
     from tui.screens.join import JoinScreen
 
-    return _run_app(JoinScreen(code=f"{url}/{gid}", name=name), config)
+    return _run_app(JoinScreen(code=_code(url, gid, pin), name=name), config)
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
     config = _config()
-    url, gid = _parse_code(args.code, args, config)
+    url, gid, pin = _parse_code(args.code, args, config)
     settings = _settings(args, config, url)
     if args.headless:
-        return _run(_join_headless(url, gid, settings, config.player.name, bot=None, watch=True))
+        return _run(_join_headless(url, gid, settings, config.player.name, bot=None, watch=True, pin=pin))
     _check_reachable(url)
     from tui.screens.join import JoinScreen
 
-    return _run_app(JoinScreen(code=f"{url}/{gid}", watch=True), config)
+    return _run_app(JoinScreen(code=_code(url, gid, pin), watch=True), config)
 
 
 async def _join_headless(url: str, gid: str, settings: Any, name: str, bot: str | None, watch: bool,
-                         identity: Any = None, delay: float = 0.0) -> int:
+                         identity: Any = None, delay: float = 0.0, pin: Any = None) -> int:
     from net.launch import join_session
 
     session = await join_session(url, gid, settings=settings, name=name, bot=bot, watch=watch,
-                                 identity=identity, bot_delay=delay)
+                                 identity=identity, bot_delay=delay, pin=pin)
     peer = session.peer
     _printer(peer)
     if watch:
@@ -376,14 +395,14 @@ def cmd_bot(args: argparse.Namespace) -> int:
     from net.paths import data_dir
 
     config = _config()
-    url, gid = _parse_code(args.code, args, config)
+    url, gid, pin = _parse_code(args.code, args, config)
     kinds = {"best", *bot_kinds(gid.rsplit("-", 1)[0])}
     if args.kind not in kinds:
         raise _cli_error(f"--kind must be one of {', '.join(sorted(kinds))}")
     identity = load_or_create(Path(args.key) if args.key else data_dir() / "bot.key")
     settings = _settings(args, config, url)
     return _run(_join_headless(url, gid, settings, args.name, bot=args.kind, watch=False,
-                               identity=identity, delay=args.delay))
+                               identity=identity, delay=args.delay, pin=pin))
 
 
 # ---- relay ------------------------------------------------------------------------------

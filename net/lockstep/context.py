@@ -16,6 +16,7 @@ from engine.core import Game
 
 from ..codec import NO_SEAT, PROTOCOL_VERSION, ZERO32, Envelope, remember
 from ..identity import Identity, peer_id
+from .admission import TablePin
 from .outputs import Note, Output, TableInfo
 
 log = logging.getLogger("gamenight.net")
@@ -41,6 +42,11 @@ class Context:
         self.frozen: str | None = None
         self.table: TableInfo | None = None
         self.host_key: bytes | None = None
+        # the invite's pin (a joiner's, or the host's own): whom to trust, what to prove
+        self.pin: TablePin | None = None
+        self.invite_only = False  # the host's rule, announced: seats and watching need the pin
+        self.kicked: set[bytes] = set()  # keys the host removed in the lobby (at most a few)
+        self.admitted: set[bytes] = set()  # unseated keys that proved the table secret (watchers)
         # seats while the lobby fills (the host's `seat` messages), then fixed by `start`
         self.seat_keys: dict[int, bytes] = {}
         self.seat_names: dict[int, str] = {}
@@ -84,6 +90,10 @@ class Context:
 
     def display_names(self) -> list[str]:
         return self.names or self.lobby_seats()
+
+    @property
+    def secret(self) -> bytes | None:
+        return self.pin.secret if self.pin else None
 
     def seat_of(self, key: bytes) -> int | None:
         """The seat `key` holds (after the start, or as assigned in the lobby so far)."""

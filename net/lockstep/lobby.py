@@ -15,6 +15,7 @@ from engine.core import DecodeError, InvalidOption, from_plain, to_plain
 from ..codec import MAX_NAME, NO_SEAT, Envelope
 from ..identity import peer_id
 from ..versions import version_mismatch
+from .admission import admission_proof, host_pin, proof_ok
 from .context import Context
 from .outputs import Keep, Note, Output, Publish, TableInfo
 
@@ -33,12 +34,18 @@ class Lobby:
         self.start_raw: bytes | None = None
         self.hello_sent = False
         self.refused: str | None = None
+        self.unproven: set[int] = set()  # seats given without the table secret (relay bots)
 
     # ---- the host ----------------------------------------------------------------------
-    def host(self, players: int, options: Mapping[str, Any], relay_bots: int = 0) -> list[Output]:
-        """Open the table as its host, taking seat 0."""
+    def host(self, players: int, options: Mapping[str, Any], relay_bots: int = 0,
+             invite: bool = False) -> list[Output]:
+        """Open the table as its host, taking seat 0. With `invite`, only keys that prove the
+        invite's table secret sit or watch (besides `relay_bots` seats lent by a relay)."""
         ctx = self.ctx
         assert ctx.me is not None
+        ctx.invite_only = invite
+        if invite:
+            ctx.pin = host_pin(ctx.me, ctx.gid)
         checked = ctx.game.check_options(options)
         ctx.game._check_players(players, checked)
         ctx.host_key = ctx.me.public
@@ -59,7 +66,7 @@ class Lobby:
         body = {
             "game": table.game, "players": table.players, "options": table.options,
             "versions": table.versions, "names": names, "open": ctx.phase == "lobby",
-            "relay_bots": table.relay_bots,
+            "relay_bots": table.relay_bots, "invite": ctx.invite_only,
         }
         env = ctx.sign("announce", body, seat=0)
         self.announce_raw = env.raw
@@ -72,16 +79,64 @@ class Lobby:
         for seat, key in ctx.seat_keys.items():
             if key == env.sender:  # a rejoin: say again which seat it has
                 return [Publish("log", self.seat_raws[seat])]
+        uninvited = self._uninvited(env)
+        if uninvited is not None:  # nothing is answered, so a stranger's hello costs nothing
+            return ctx.drop(env, uninvited)
+        proven = proof_ok(ctx.secret, ctx.gid, env.sender, env.body["proof"])
         problem = self._hello_problem(env.body)
         if problem is not None:
             log.info("refusing %s: %s", peer_id(env.sender), problem)
             refuse = ctx.sign("refuse", {"key": env.sender, "reason": problem}, seat=0)
             return [Publish("log", refuse.raw), Note("lobby", f"refused {env.body['name']}: {problem}")]
         seat = min(s for s in range(ctx.table.players) if s not in ctx.seat_keys)
+        if not proven:
+            self.unproven.add(seat)
         out = self._assign(seat, env.sender, self.unique_name(env.body["name"]))
         if len(ctx.seat_keys) == ctx.table.players:
             return out + self._start()
         return out + self.announce()
+
+    def _uninvited(self, env: Envelope) -> str | None:
+        """Why this hello gets no seat and no answer at all (None: it is considered)."""
+        ctx = self.ctx
+        assert ctx.table is not None
+        if env.sender in ctx.kicked:
+            return f"hello from {peer_id(env.sender)}, whom the host removed"
+        if not ctx.invite_only or proof_ok(ctx.secret, ctx.gid, env.sender, env.body["proof"]):
+            return None
+        if not env.body["proof"] and len(self.unproven) < ctx.table.relay_bots:
+            return None  # one of the seats the host asked a relay to fill with bots
+        return f"hello from {peer_id(env.sender)} without proof of the table secret (not invited)"
+
+    def kick(self, seat: int) -> list[Output]:
+        """The host removes the guest in `seat` before the start; ValueError says why not."""
+        ctx = self.ctx
+        if not ctx.is_host:
+            raise ValueError("only the host can remove a player")
+        if ctx.phase != "lobby":
+            raise ValueError("the game has started: the seats are fixed")
+        if seat == 0 or seat not in ctx.seat_keys:
+            raise ValueError(f"seat {seat} has no guest to remove")
+        env = ctx.sign("kick", {"seat": seat, "key": ctx.seat_keys[seat]}, seat=0)
+        return [Publish("log", env.raw)] + self._accept_kick(env) + self.announce()
+
+    def _accept_kick(self, env: Envelope) -> list[Output]:
+        ctx = self.ctx
+        seat, key = env.body["seat"], env.body["key"]
+        if ctx.seat_keys.get(seat) != key:
+            return []  # already removed (our own kick coming back, or a redelivery)
+        ctx.kicked.add(key)
+        name = ctx.seat_names.pop(seat, "")
+        del ctx.seat_keys[seat]
+        self.seat_raws.pop(seat, None)
+        self.unproven.discard(seat)
+        ctx.accept(-1, env)
+        out: list[Output] = [Keep(env.raw), Note("lobby", f"{name} was removed from seat {seat}",
+                                                 {"seats": ctx.lobby_seats()})]
+        if ctx.me is not None and key == ctx.me.public:
+            self.refused = "the host removed you from the table"
+            out.append(Note("refused", self.refused))
+        return out
 
     def _hello_problem(self, body: dict[str, Any]) -> str | None:
         ctx = self.ctx
@@ -141,8 +196,10 @@ class Lobby:
 
     def _hello_env(self) -> Envelope:
         ctx = self.ctx
+        assert ctx.me is not None
+        proof = admission_proof(ctx.secret, ctx.gid, ctx.me.public) if ctx.secret else b""
         body = {"name": ctx.name, "game": ctx.game.id, "versions": self.versions,
-                "options": ctx.table.options if ctx.table else {}}
+                "options": ctx.table.options if ctx.table else {}, "proof": proof}
         return ctx.sign("hello", body, seat=NO_SEAT)
 
     def options_problem(self, options: Mapping[str, Any]) -> str | None:
@@ -155,7 +212,9 @@ class Lobby:
     def on_announce(self, env: Envelope) -> list[Output]:
         ctx = self.ctx
         if ctx.host_key is None:
-            ctx.host_key = env.sender  # trust on first use; the invite code names the game
+            if ctx.pin is not None and not ctx.pin.trusts(env.sender):
+                return ctx.drop(env, "announcement not signed by the host the invite names")
+            ctx.host_key = env.sender  # pinned by the invite; without one (a relay) the first seen
         if ctx.is_host:
             return []
         if env.sender != ctx.host_key:
@@ -163,13 +222,16 @@ class Lobby:
         body = env.body
         if ctx.phase == "lobby":
             ctx.table = TableInfo(body["game"], body["players"], body["options"], body["versions"], body["relay_bots"])
+            ctx.invite_only = body["invite"]
         self.announce_raw = env.raw
         return [Note("lobby", "", {"seats": list(body["names"]), "open": body["open"]})]
 
     def on_host_msg(self, env: Envelope) -> list[Output]:
-        """`seat`, `refuse` or `start`: only the host's count."""
+        """`seat`, `kick`, `refuse` or `start`: only the host's count."""
         ctx = self.ctx
         if ctx.host_key is None and env.kind == "start":
+            if ctx.pin is not None and not ctx.pin.trusts(env.sender):
+                return ctx.drop(env, "start not signed by the host the invite names")
             ctx.host_key = env.sender
         if env.sender != ctx.host_key:
             return ctx.drop(env, f"{env.kind} not signed by this game's host")
@@ -178,9 +240,11 @@ class Lobby:
                 self.refused = env.body["reason"]
                 return [Note("refused", f"the host refused the join: {env.body['reason']}")]
             return []
+        if env.kind == "kick":
+            return [] if ctx.keys else self._accept_kick(env)
         if env.kind == "seat":
             seat = env.body["seat"]
-            if self.seat_raws.get(seat) == env.raw or ctx.keys:
+            if self.seat_raws.get(seat) == env.raw or ctx.keys or env.body["key"] in ctx.kicked:
                 return []
             if seat in ctx.seat_keys and ctx.seat_keys[seat] != env.body["key"]:
                 return ctx.drop(env, f"seat {seat} assigned twice")

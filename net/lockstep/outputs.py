@@ -9,7 +9,7 @@ import msgpack
 
 from ..codec import MAX_SIZE
 
-SETUP_KINDS = frozenset({"seat", "start", "seed_commit", "seed_reveal"})
+SETUP_KINDS = frozenset({"seat", "kick", "start", "seed_commit", "seed_reveal"})
 STEP_KINDS = frozenset({"act", "commit", "reveal", "seal", "open"})
 SYNCABLE = SETUP_KINDS | STEP_KINDS
 MAX_AHEAD = 1000

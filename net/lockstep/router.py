@@ -19,6 +19,7 @@ from engine.core import Game
 from ..codec import Envelope
 from ..identity import Identity, peer_id
 from ..versions import local_versions
+from .admission import TablePin
 from .buffer import SETUP_SLOT, Buffer
 from .context import Clock, Context, Entropy
 from .lobby import Lobby
@@ -58,12 +59,14 @@ class Lockstep:
         table: TableInfo | None = None,
         name: str = "",
         secrets: Mapping[str, bytes] | None = None,
+        pin: TablePin | None = None,
         clock: Clock = time.time,
         entropy: Entropy = os.urandom,
     ) -> None:
         ctx = self.ctx = Context(game, gid, identity, name=name or "player", secrets=dict(secrets or {}),
                                  clock=clock, entropy=entropy)
         ctx.host_key = host_key
+        ctx.pin = pin
         ctx.table = table
         ctx.awaited = self.awaited
         self.versions = local_versions(game)
@@ -71,8 +74,8 @@ class Lockstep:
         self.lobby = Lobby(ctx, self.versions, self._started)
         self.seeding = SeedAgreement(ctx, self._seeded)
         self.steps = Steps(ctx, self.buffer, self._route)
-        self.catchup = Sync(ctx, self._pending_raws, self.receive)
         self.social = Social(ctx)
+        self.catchup = Sync(ctx, self._pending_raws, self.receive, lambda: self.social.offline)
 
     game = _shared("ctx", "game")
     gid = _shared("ctx", "gid")
@@ -82,6 +85,7 @@ class Lockstep:
     phase = _shared("ctx", "phase")
     frozen = _shared("ctx", "frozen")
     replaying = _shared("ctx", "replaying", writable=True)
+    pin = _shared("ctx", "pin")
     host_key = _shared("ctx", "host_key")
     table = _shared("ctx", "table", writable=True)
     seat_keys = _shared("ctx", "seat_keys")
@@ -149,9 +153,14 @@ class Lockstep:
         return self.lobby.unique_name(name)
 
     # ---- local choices -----------------------------------------------------------------
-    def host(self, players: int, options: Mapping[str, Any], relay_bots: int = 0) -> list[Output]:
-        """Open the table as its host, taking seat 0."""
-        return self.lobby.host(players, options, relay_bots)
+    def host(self, players: int, options: Mapping[str, Any], relay_bots: int = 0,
+             invite: bool = False) -> list[Output]:
+        """Open the table as its host, taking seat 0 (invite: only invited keys sit or watch)."""
+        return self.lobby.host(players, options, relay_bots, invite)
+
+    def kick(self, seat: int) -> list[Output]:
+        """The host removes a guest before the start (ValueError with the reason otherwise)."""
+        return self.lobby.kick(seat)
 
     def hello(self) -> list[Output]:
         """Ask the host for a seat (checked against the announcement first)."""
@@ -215,7 +224,7 @@ class Lockstep:
         """Kinds that do not come from a seat: the lobby's, catch-up, chat and presence."""
         return {
             "announce": self.lobby.on_announce, "hello": self.lobby.on_hello,
-            "seat": self.lobby.on_host_msg, "refuse": self.lobby.on_host_msg, "start": self.lobby.on_host_msg,
+            "seat": self.lobby.on_host_msg, "kick": self.lobby.on_host_msg, "refuse": self.lobby.on_host_msg, "start": self.lobby.on_host_msg,
             "sync_req": self.catchup.on_request, "sync": self.catchup.on_answer,
             "chat": self.social.on_chat, "presence": self.social.on_presence,
         }

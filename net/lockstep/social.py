@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import hashlib
 import time
+from collections import OrderedDict
 
 from ..codec import MAX_NAME, NO_SEAT, PROTOCOL_VERSION, ZERO32, Envelope
 from ..identity import Identity
 from .context import Clock, Context
 from .outputs import Note, Output, Publish
+
+CHAT_MEMORY = 1024  # digests of recent chat lines, to show a redelivered line once
 
 
 class Social:
@@ -16,7 +19,7 @@ class Social:
 
     def __init__(self, ctx: Context) -> None:
         self.ctx = ctx
-        self.chat_seen: set[bytes] = set()
+        self.chat_seen: OrderedDict[bytes, None] = OrderedDict()  # the last CHAT_MEMORY lines
         self.offline: set[int] = set()
 
     def chat(self, text: str) -> list[Output]:
@@ -33,7 +36,9 @@ class Social:
         names = ctx.display_names()
         keys = ctx.keys or [ctx.seat_keys.get(s) for s in range(len(names))]
         if env.seat == NO_SEAT:
-            return None if env.sender in keys else "watcher"
+            if env.sender in keys or (ctx.invite_only and env.sender not in ctx.admitted):
+                return None  # at an invite-only table only an admitted watcher chats
+            return "watcher"
         if not 0 <= env.seat < len(keys) or keys[env.seat] != env.sender:
             return None
         return names[env.seat] or f"seat {env.seat}"
@@ -45,7 +50,9 @@ class Social:
         who = self._who(env)
         if who is None:
             return self.ctx.drop(env, f"chat claims seat {env.seat} but is signed by another key")
-        self.chat_seen.add(digest)
+        self.chat_seen[digest] = None
+        if len(self.chat_seen) > CHAT_MEMORY:
+            self.chat_seen.popitem(last=False)
         return [Note("chat", f"{who}: {env.body['text']}", {"seat": env.seat, "name": who, "text": env.body["text"]})]
 
     def presence(self, status: str) -> bytes | None:

@@ -56,17 +56,17 @@ class JoinScreen(TableSetupScreen):
             from net.invite import parse_invite
 
             try:
-                url, gid = parse_invite(self.code, self.app.config.broker.url)
+                url, gid, pin = parse_invite(self.code, self.app.config.broker.url)
             except ValueError as exc:
                 self._status(str(exc), error=True)
                 return
-            self._go(url, gid, self.watch_only)
+            self._go(url, gid, self.watch_only, pin)
             return
         self.query_one("#join-games", PickList).focus()
         self.action_find()
 
     # ---- finding games -----------------------------------------------------------------
-    def _address(self) -> tuple[str, str | None] | None:
+    def _address(self) -> tuple[str, str | None, Any] | None:
         from net.invite import parse_invite
         from net.mqtt import parse_broker
 
@@ -74,7 +74,7 @@ class JoinScreen(TableSetupScreen):
         try:
             if "/" in text.replace("://", ""):
                 return parse_invite(text, self.app.config.broker.url)
-            return parse_broker(text).url, None
+            return parse_broker(text).url, None, None
         except ValueError as exc:
             self._status(str(exc), error=True)
             return None
@@ -103,7 +103,7 @@ class JoinScreen(TableSetupScreen):
         for g in games:
             seats = f"{g.players - g.free}/{g.players} seated"
             state = f"{g.free} free" if g.open and g.free else "playing"
-            rows.append(PickRow((url, g.gid), f"{g.gid:<22} {g.game:<10} host {g.host_name:<12} {seats}, {state}"))
+            rows.append(PickRow((url, g.gid, g.invite), f"{g.gid:<22} {g.game:<10} host {g.host_name:<12} {seats}, {state}"))
         self.query_one("#join-games", PickList).set_rows(rows)
         self._status(f"{len(games)} game(s) on {url}." if games else f"No open game on {url} yet (F5 to look again).")
 
@@ -116,9 +116,9 @@ class JoinScreen(TableSetupScreen):
         address = self._address()
         if address is None:
             return
-        url, gid = address
+        url, gid, pin = address
         if gid:
-            self._go(url, gid, False)
+            self._go(url, gid, False, pin)
         else:
             self._find(url)
 
@@ -134,22 +134,25 @@ class JoinScreen(TableSetupScreen):
     def _join_selected(self, watch: bool) -> None:
         key = self.query_one("#join-games", PickList).highlighted
         if isinstance(key, tuple):
+            if key[2]:  # an invite-only table: the list shows it, only its code lets us in
+                self._status(f"{key[1]} is by invitation: paste the host's invite code above.", error=True)
+                return
             self._go(key[0], key[1], watch)
 
-    def _go(self, url: str, gid: str, watch: bool) -> None:
+    def _go(self, url: str, gid: str, watch: bool, pin: Any = None) -> None:
         if self.session is not None:
             return
         self.session = "joining"
         self._status(f"{'Watching' if watch else 'Joining'} {gid}…")
-        self._join(url, gid, watch)
+        self._join(url, gid, watch, pin)
 
     @work(exclusive=True, group="join")
-    async def _join(self, url: str, gid: str, watch: bool) -> None:
+    async def _join(self, url: str, gid: str, watch: bool, pin: Any = None) -> None:
         from net.launch import join_session
 
         name = self.name_override or self.app.config.player.name
         try:
-            session = await join_session(url, gid, settings=self._settings(url), name=name, watch=watch)
+            session = await join_session(url, gid, settings=self._settings(url), name=name, watch=watch, pin=pin)
         except Exception as exc:  # refused (versions, full), unreachable: one clear line
             log.info("join failed", exc_info=True)
             self.session = None
