@@ -321,10 +321,10 @@ def _cache(env: Envelope) -> None:
     if env.raw in _VERIFIED:
         return
     _VERIFIED[env.raw] = env
-    _verified_bytes += len(env.raw)
+    _verified_bytes += 2 * len(env.raw)  # the bytes and, about as large, the decoded body
     while len(_VERIFIED) > _VERIFIED_MAX or _verified_bytes > VERIFIED_BYTES_MAX:
         raw, _ = _VERIFIED.popitem(last=False)
-        _verified_bytes -= len(raw)
+        _verified_bytes -= 2 * len(raw)
 
 
 def verified_cache_bytes() -> int:

@@ -18,6 +18,7 @@ import pytest
 from engine.core import final_state, state_hash
 from engine.registry import get_game
 from net.identity import Identity
+from net.invite import make_invite
 from net.launch import BrokerSettings, connect, presence_will
 from net.session import host_game, join_game, new_gid
 
@@ -102,12 +103,13 @@ async def test_a_killed_peer_resumes_from_its_log_and_the_game_completes(broker,
         ids = [Identity.generate() for _ in range(2)]
         settings = BrokerSettings(broker=url)
         transports = [await connect(url, settings, presence_will(i, gid, f"B{s}", settings.prefix)) for s, i in enumerate(ids)]
-        host = await host_game(MONEY, transports[0], ids[0], players=3, gid=gid, persist=False, bot="best", name="B0")
-        other = await join_game(transports[1], ids[1], gid, name="B1", persist=False, bot="best")
+        host = await host_game(MONEY, transports[0], ids[0], players=3, gid=gid, persist=False, bot="best", name="B0",
+                               invite=True)
+        other = await join_game(transports[1], ids[1], gid, name="B1", persist=False, bot="best", pin=host.lockstep.pin)
         host.bot_delay = other.bot_delay = 0.04
         offline = []
         host.listeners.append(lambda note: note.kind == "presence" and offline.append(note.text))
-        code = f"{url}/{gid}"
+        code = make_invite(url, gid, host.lockstep.pin)
         key = tmp_path / "proc.key"
         proc = _bot_process(code, tmp_path, key)
         try:
@@ -161,6 +163,7 @@ async def test_a_crashed_host_reopens_its_table_and_embedded_broker_and_the_game
     restarts both from the host's files, its local bot resumes too, and the remote peer
     reconnects and plays on."""
     from net.broker import free_port
+    from net.invite import parse_invite
 
     port = free_port()
     env = {**os.environ, "GAMENIGHT_HOME": str(tmp_path / "host")}
@@ -169,11 +172,11 @@ async def test_a_crashed_host_reopens_its_table_and_embedded_broker_and_the_game
     proc = subprocess.Popen(host_cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     assert line.startswith("invite code: "), proc.stderr.read()
-    gid = line.strip().rsplit("/", 1)[1]
+    _, gid, pin = parse_invite(line.split(": ", 1)[1])
     url = f"mqtt://127.0.0.1:{port}"
     identity = Identity.generate()
     transport = await connect(url, BrokerSettings(broker=url), presence_will(identity, gid, "Rem", "gamenight/v1"))
-    peer = await join_game(transport, identity, gid, name="Rem", persist=False, bot="best", bot_delay=0.04)
+    peer = await join_game(transport, identity, gid, name="Rem", persist=False, bot="best", bot_delay=0.04, pin=pin)
     try:
         await _until(lambda: peer.lockstep.step >= 6, 30, "step 6", proc)
         proc.kill()

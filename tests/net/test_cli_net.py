@@ -52,7 +52,11 @@ def test_headless_host_with_bot_peers_plays_a_game_to_the_end(home) -> None:
     )
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert lines[0] == f"invite code: mqtt://127.0.0.1:{port}/" + lines[0].rsplit("/", 1)[1]
+    from net.invite import parse_invite
+
+    assert lines[0].startswith("invite code: ")
+    broker, gid, _ = parse_invite(lines[0].split(": ", 1)[1])  # the pinned form, as a joiner pastes it
+    assert broker == f"mqtt://127.0.0.1:{port}" and gid.startswith("money-")
     assert any(line.startswith("game over after") and "Ann" in line for line in lines)
 
 
