@@ -211,6 +211,7 @@ async def join_game(
                          "broker": broker_url, "prefix": prefix, "name": name,
                          "pin": pin_text(pin) if pin is not None else ""})
     if watch:
+        lockstep.may_draw_seed = False  # watching, even with a seated key, never adds a seed share
         outputs = lockstep.sync_request()
     elif raws or lockstep.my_seat is not None:
         outputs = peer.resume_outputs()

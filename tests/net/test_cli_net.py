@@ -29,10 +29,11 @@ def home(tmp_path, monkeypatch):
         (["host", "money", "--players", "3", "--bots", "3"], "--bots must be from 0 to 2"),
         (["host", "money", "--broker", "http://x"], "not a broker address"),
         (["join", "not a code!"], "not an invite code"),
+        (["join", "mqtt://127.0.0.1:1/money-00000000"], "has no host key and table secret"),
         (["join"], "no unfinished network game to rejoin"),
-        (["watch", "mqtt://127.0.0.1:1/money-00000000"], "cannot reach the broker at mqtt://127.0.0.1:1"),
-        (["join", "mqtt://127.0.0.1:1/money-00000000", "--headless"], "cannot reach the broker"),
-        (["bot", "mqtt://127.0.0.1:1/money-00000000", "--kind", "genius"], "--kind must be one of"),
+        (["watch", "mqtt://127.0.0.1:1/money-00000000/owdx-xna5-he5v-7ocf-aeaq-caib-aeaq-caib"], "cannot reach the broker at mqtt://127.0.0.1:1"),
+        (["join", "mqtt://127.0.0.1:1/money-00000000/owdx-xna5-he5v-7ocf-aeaq-caib-aeaq-caib", "--headless"], "cannot reach the broker"),
+        (["bot", "mqtt://127.0.0.1:1/money-00000000/owdx-xna5-he5v-7ocf-aeaq-caib-aeaq-caib", "--kind", "genius"], "--kind must be one of"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(argv, message, capsys) -> None:

@@ -161,6 +161,7 @@ async def test_a_flood_from_an_unseated_key_stays_under_the_byte_budget() -> Non
     assert verified_cache_bytes() <= VERIFIED_BYTES_MAX
     assert len(host.dropped) <= 200
     # 300 messages, ~9 MB on the wire: what stays is the budgets, not the flood
+    print(f"heap growth after the flood: {grown / 2**20:.2f} MiB")
     assert grown < UNSEATED_BYTES + VERIFIED_BYTES_MAX + 2 * 1024 * 1024, grown
 
 
@@ -224,3 +225,14 @@ async def test_squatting_and_flooding_over_a_real_broker(kind) -> None:
         finally:
             for t in (t_host, t_evil, t_join):
                 await t.stop()
+
+
+def test_the_pin_and_proof_match_the_protocol_document_vectors() -> None:
+    from net.invite import pin_text
+    from net.lockstep.admission import TablePin, fingerprint
+
+    key, secret = bytes([2]) * 32, bytes([1]) * 10
+    assert fingerprint(key).hex() == "75877bb41d393b5fb845"
+    assert pin_text(TablePin(fingerprint(key), secret)) == "owdx-xna5-he5v-7ocf-aeaq-caib-aeaq-caib"
+    assert admission_proof(secret, "money-0001", key).hex() == (
+        "e138ebbd76b4cc3f81534278b21d9ebcb78b5212fcf6b60dbcbab8f542fab700")

@@ -8,7 +8,7 @@ import pytest
 
 from engine.core import state_hash
 from net.codec import decode_envelope
-from net.identity import Identity
+from net.identity import Identity, load_or_create
 from net.launch import BrokerSettings, connect, host_session
 from net.lockstep import Lockstep
 from net.relay import Relay
@@ -36,13 +36,17 @@ async def test_relay_bots_fill_the_seats_and_the_archive_replays_the_game(tmp_pa
             assert watcher.lockstep.hash == ls.hash
         finally:
             await session.close()
-        # every player is gone: a late watcher still gets the whole game, answered by the archive
+        # every player is gone: a seat's key still gets the whole game, answered by the archive;
+        # a stranger (no seat, no invite) gets nothing
         transport = await connect(relay.url)
         try:
-            watcher = await join_game(transport, Identity.generate(), gid, watch=True, persist=False, timeout=0.5)
-            await asyncio.wait_for(watcher.done.wait(), 20)
-            assert watcher.lockstep.hash == ls.hash and watcher.lockstep.my_seat is None
-            await watcher.stop()
+            stranger = await join_game(transport, Identity.generate(), gid, watch=True, persist=False, timeout=0.5)
+            player = await join_game(transport, load_or_create(), gid, watch=True, persist=False, timeout=0.5)
+            await asyncio.wait_for(player.done.wait(), 20)
+            assert player.lockstep.hash == ls.hash
+            assert stranger.lockstep.state is None, "the archive answered a key with no seat and no invite"
+            await player.stop()
+            await stranger.stop()
         finally:
             await transport.stop()
         # the archived log, verified from scratch by a fresh peer, ends in the same state

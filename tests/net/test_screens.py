@@ -58,6 +58,12 @@ async def test_pilot_hosts_in_one_app_and_joins_from_another(tmp_path, monkeypat
             games = bob.screen.query_one("#join-games")
             await _wait(pb, lambda: bool(games.rows), what="the open game in the list")
             assert "1/2 seated, 1 free" in str(games.rows[0].text)
+            await pb.press("enter")  # the table is by invitation: the list alone does not seat Bob
+            status = bob.screen.query_one("#join-status", Static)
+            await _wait(pb, lambda: "by invitation" in str(status.render()), what="the invitation line")
+            code = bob.screen.query_one("#join-broker", Input)
+            code.value = host_screen.table.invite
+            code.focus()
             await pb.press("enter")
             # both terminals move on to the Money! screen over a NetTable once the seed is agreed
             await _wait(pa, lambda: isinstance(alice.screen, GameScreen), what="Alice's game screen")

@@ -58,7 +58,7 @@ def test_a_game_plays_to_the_end_over_mqtts_with_the_brokers_ca(tls_broker, home
 
 def test_an_untrusted_broker_certificate_is_one_line_and_no_wait(tls_broker, capsys) -> None:
     started = time.monotonic()
-    assert main(["join", f"{tls_broker.url}/money-00000000", "--headless"]) == 2
+    assert main(["join", f"{tls_broker.url}/money-00000000/owdx-xna5-he5v-7ocf-aeaq-caib-aeaq-caib", "--headless"]) == 2
     err = capsys.readouterr().err
     assert f"cannot reach the broker at {tls_broker.url}" in err and "certificate verify failed" in err
     assert err.count("\n") == 1 and "Traceback" not in err
@@ -68,6 +68,6 @@ def test_an_untrusted_broker_certificate_is_one_line_and_no_wait(tls_broker, cap
 def test_a_ca_file_that_does_not_exist_is_named(tls_broker, capsys, monkeypatch, tmp_path) -> None:
     missing = tmp_path / "nowhere.pem"
     monkeypatch.setenv("GAMENIGHT_BROKER_CA", str(missing))
-    assert main(["join", f"{tls_broker.url}/money-00000000", "--headless"]) == 2
+    assert main(["join", f"{tls_broker.url}/money-00000000/owdx-xna5-he5v-7ocf-aeaq-caib-aeaq-caib", "--headless"]) == 2
     err = capsys.readouterr().err
     assert "broker.ca_file" in err and str(missing) in err and err.count("\n") == 1
