@@ -270,6 +270,10 @@ class Peer:
     def chat(self, text: str) -> None:
         self._run(self.lockstep.chat(text))
 
+    def kick(self, seat: int) -> None:
+        """As the host, free `seat` before the start (ValueError says why not)."""
+        self._run(self.lockstep.kick(seat))
+
     def _run(self, outputs: list[Output]) -> None:
         for out in outputs:
             if isinstance(out, Secret):

@@ -94,3 +94,40 @@ async def test_pilot_hosts_in_one_app_and_joins_from_another(tmp_path, monkeypat
         for app in (alice, bob):
             for table in list(app.tables):
                 await table.close()
+
+
+async def test_the_host_screen_shows_who_sits_and_removes_a_player(tmp_path, monkeypatch) -> None:
+    from net.identity import Identity
+    from net.invite import parse_invite
+    from net.launch import connect
+    from net.session import join_game
+
+    port = free_port()
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path / "alice"))
+    alice = GamenightApp(config=_config("Alice", port))
+    try:
+        async with alice.run_test(size=(100, 32)) as pa:
+            await pa.press("h")
+            await _wait(pa, lambda: isinstance(alice.screen, HostScreen), what="host screen")
+            await pa.press("down", "left")  # players 4 -> 3 (bots follow: 2)
+            await pa.press("down", "right")  # bots 2 -> 0
+            alice.screen.query_one("#host-broker", Input).focus()
+            await pa.press("enter")
+            host_screen = alice.screen
+            await _wait(pa, lambda: host_screen.table is not None, what="the table")
+            url, gid, pin = parse_invite(host_screen.table.invite)
+            transport = await connect(url)
+            try:
+                carl = await join_game(transport, Identity.generate(), gid, name="Carl", persist=False, pin=pin)
+                seats = host_screen.query_one("#host-seats", Static)
+                await _wait(pa, lambda: "seat 1: Carl" in str(seats.render()), what="Carl in seat 1")
+                await pa.press("x", "1")
+                await _wait(pa, lambda: "seat 1: (free)" in str(seats.render()), what="seat 1 free again")
+                await _wait(pa, lambda: carl.lockstep.refused == "the host removed you from the table",
+                            what="Carl told")
+                await carl.stop(clean=False)
+            finally:
+                await transport.stop()
+    finally:
+        for table in list(alice.tables):
+            await table.close()

@@ -1,7 +1,8 @@
 """Host a network game: choose game, players, bots and broker; share the invite; seats fill.
 
-When every seat is taken and the seed is agreed, the game's own screen opens with a NetTable
-(the same screen as local play). Escape before that closes the table and the broker.
+While the seats fill the host sees who sits and can remove a player (x, then the seat's
+number). When every seat is taken and the seed is agreed, the game's own screen opens with a
+NetTable (the same screen as local play). Escape before that closes the table and the broker.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import work
+from textual import events, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -54,6 +55,7 @@ class HostScreen(TableSetupScreen):
         Binding("enter", "host", "Host", show=True),
         Binding("left", "change(-1)", "Change", show=True),
         Binding("right", "change(1)", show=False),
+        Binding("x", "remove", "Remove a player", show=True),
         Binding("escape", "back", "Back", show=True),
     ]
 
@@ -64,6 +66,7 @@ class HostScreen(TableSetupScreen):
         self.game_index = 0
         self.players = 4
         self.bots = 3
+        self.removing = False  # x was pressed: the next digit names the seat to free
 
     def compose(self) -> ComposeResult:
         with Vertical(id="host-box"):
@@ -168,7 +171,33 @@ class HostScreen(TableSetupScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("host", "change"):
             return self.session is None  # the form's keys only while there is a form
+        if action == "remove":  # only while the seats fill
+            return self.table is not None and self.table.lockstep.phase == "lobby"
         return True
+
+    # ---- removing a player -------------------------------------------------------------
+    def action_remove(self) -> None:
+        self.removing = True
+        self._status("Remove which seat? Press its number (Escape: keep everyone).")
+
+    def action_back(self) -> None:
+        if self.removing:
+            self.removing = False
+            self._draw_seats()
+            return
+        super().action_back()
+
+    def on_key(self, event: events.Key) -> None:
+        if not self.removing or self.table is None or not (event.character or "").isdigit():
+            return
+        event.stop()
+        self.removing = False
+        try:
+            self.table.peer.kick(int(event.character or "0"))
+        except ValueError as exc:
+            self._status(str(exc), error=True)
+            return
+        self._draw_seats()
 
     @work(exclusive=True, group="host")
     async def _host(self, request: HostRequest) -> None:
@@ -195,6 +224,7 @@ class HostScreen(TableSetupScreen):
                 "until you rejoin (gamenight join or resume)."
             )
         self.table.subscribe(self._on_event)
+        self.refresh_bindings()
         self.query_one("#host-invite", Static).update(f"Invite code:  {session.invite}")
         self._draw_seats()
         self._maybe_open()
@@ -205,7 +235,9 @@ class HostScreen(TableSetupScreen):
     def _refresh(self) -> None:
         if not self.is_attached:
             return
-        self._draw_seats()
+        self.refresh_bindings()
+        if not self.removing:
+            self._draw_seats()
         self._maybe_open()
 
     def _draw_seats(self) -> None:
