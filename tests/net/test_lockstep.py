@@ -381,3 +381,46 @@ async def test_a_long_log_is_synced_in_chunks_under_the_size_limit() -> None:
     assert watcher.lockstep.hash == peers[0].lockstep.hash
     assert len(senders) == 1, "one designated peer answers, not the whole table"
     assert len(sizes) >= 2 and max(sizes) <= MAX_SIZE
+
+
+def _pump(lockstep_peers, outputs) -> list[bytes]:
+    """Deliver every published payload to every other Lockstep until nothing new is sent."""
+    from net.codec import decode_envelope
+    from net.lockstep import Publish
+
+    wire: list[bytes] = []
+    queue = [(None, o.payload) for o in outputs if isinstance(o, Publish) and o.payload]
+    while queue:
+        sender, payload = queue.pop(0)
+        wire.append(payload)
+        env = decode_envelope(payload)
+        for ls in lockstep_peers:
+            if ls is not sender and ls.me.public != env.sender:
+                queue += [(ls, o.payload) for o in ls.receive(env) if isinstance(o, Publish) and o.payload]
+    return wire
+
+
+def test_the_protocol_takes_time_and_randomness_only_from_what_it_is_given() -> None:
+    from net.codec import decode_envelope
+    from net.lockstep import Lockstep
+
+    ids = [Identity.from_seed(bytes([s + 1]) * 32) for s in range(2)]
+
+    def play() -> tuple[list[bytes], list[Lockstep]]:
+        ticks = iter(range(10**6))
+        peers = [Lockstep(GAME, "nettest-0000cafe", ids[s], name=f"P{s}", entropy=lambda n, s=s: bytes([s + 7]) * n,
+                          clock=lambda: 1_700_000_000 + next(ticks) / 1000) for s in range(2)]
+        wire = _pump(peers, peers[0].host(2, {"rounds": 1}))
+        wire += _pump(peers, peers[1].hello())
+        for seat, ls in enumerate(peers):
+            wire += _pump(peers, ls.decide(Bid(1 + seat)))
+        return wire, peers
+
+    first, peers = play()
+    assert [ls.secrets["seed"] for ls in peers] == [bytes([7]) * 32, bytes([8]) * 32]
+    assert all(ls.step == 1 and ls.hash == peers[0].hash for ls in peers)
+    assert peers[0].seed == crypto.game_seed("nettest-0000cafe", [bytes([7]) * 32, bytes([8]) * 32])
+    nonces = [decode_envelope(raw).nonce for raw in first]
+    assert all(1_700_000_000_000_000 <= q < 1_700_001_000_000_000 for q in nonces), "a nonce from the real clock"
+    again, _ = play()
+    assert again == first, "same keys, clock and entropy: the same bytes on the wire"
