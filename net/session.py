@@ -218,21 +218,26 @@ async def join_game(
         if lockstep.my_seat is None and lockstep.phase == "lobby":
             outputs = lockstep.hello() + outputs
     elif announce is not None and not announce.body["open"]:
-        # Started without us, or with us on a machine that lost its files: the log says which.
-        lockstep.may_draw_seed = False
-        await peer.start(lockstep.sync_request())
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while not lockstep.keys and loop.time() < end:
-            await asyncio.sleep(0.05)
-        if lockstep.my_seat is None:
-            await peer.stop(clean=False)
-            raise Refused(f"game {gid} has already started and you have no seat in it (use watch)")
-        peer._run(peer.resume_outputs())
-        return peer
+        return await _rejoin_started(peer, timeout)
     else:
         outputs = lockstep.hello()
         if lockstep.refused:
             raise Refused(lockstep.refused)
     await peer.start(outputs)
+    return peer
+
+
+async def _rejoin_started(peer: Peer, timeout: float) -> Peer:
+    """Started without us, or with us on a machine that lost its files: the log says which."""
+    lockstep = peer.lockstep
+    lockstep.may_draw_seed = False  # our seed share, if we have a seat, is in the others' logs
+    await peer.start(lockstep.sync_request())
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not lockstep.keys and loop.time() < end:
+        await asyncio.sleep(0.05)
+    if lockstep.my_seat is None:
+        await peer.stop(clean=False)
+        raise Refused(f"game {lockstep.gid} has already started and you have no seat in it (use watch)")
+    peer._run(peer.resume_outputs())
     return peer

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from engine.core import Game
@@ -76,6 +76,7 @@ class Lockstep:
         self.steps = Steps(ctx, self.buffer, self._route)
         self.social = Social(ctx)
         self.catchup = Sync(ctx, self._pending_raws, self.receive, lambda: self.social.offline)
+        self._handlers = self._handlers_by_kind()
 
     game = _shared("ctx", "game")
     gid = _shared("ctx", "gid")
@@ -202,7 +203,7 @@ class Lockstep:
             return ctx.drop(env, f"message for game {env.gid!r}, this is {ctx.gid!r}")
         if ctx.frozen and env.kind not in ("chat", "presence", "sync_req"):
             return []
-        handler = self._handlers().get(env.kind)
+        handler = self._handlers.get(env.kind)
         if handler is not None:
             return handler(env)
         problem = self._seat_problem(env)
@@ -220,7 +221,7 @@ class Lockstep:
             return self.steps.on_message(env)
         return ctx.drop(env, f"unexpected {env.kind}")
 
-    def _handlers(self) -> dict[str, Any]:
+    def _handlers_by_kind(self) -> dict[str, Callable[[Envelope], list[Output]]]:
         """Kinds that do not come from a seat: the lobby's, catch-up, chat and presence."""
         return {
             "announce": self.lobby.on_announce, "hello": self.lobby.on_hello,
