@@ -36,8 +36,11 @@ class Social:
         names = ctx.display_names()
         keys = ctx.keys or [ctx.seat_keys.get(s) for s in range(len(names))]
         if env.seat == NO_SEAT:
-            if env.sender in keys or (ctx.invite_only and env.sender not in ctx.admitted):
-                return None  # at an invite-only table only an admitted watcher chats
+            if env.sender in keys:
+                return None
+            mine = ctx.me is not None and env.sender == ctx.me.public
+            if ctx.invite_only and env.sender not in ctx.admitted and not mine:
+                return ""  # at an invite-only table only an admitted watcher chats
             return "watcher"
         if not 0 <= env.seat < len(keys) or keys[env.seat] != env.sender:
             return None
@@ -50,6 +53,8 @@ class Social:
         who = self._who(env)
         if who is None:
             return self.ctx.drop(env, f"chat claims seat {env.seat} but is signed by another key")
+        if not who:
+            return self.ctx.drop(env, "chat from a key with no seat that was not invited")
         self.chat_seen[digest] = None
         if len(self.chat_seen) > CHAT_MEMORY:
             self.chat_seen.popitem(last=False)

@@ -192,6 +192,14 @@ async def test_sync_req_from_an_unknown_key_gets_no_answer_and_an_invited_watche
     await until(lambda: watcher.lockstep.step == ls.step)
     senders = {e.sender for e in answers if e.kind == "sync"}
     assert len(senders) == 1, "one designated peer answers"
+    # the invited watcher may chat; the stranger may not
+    lines = []
+    peers[1].listeners.append(lambda note: note.kind == "chat" and lines.append(note.text))
+    watcher.chat("hello table")
+    stray = forge(stranger, ls.gid, "chat", {"text": "buy gold"}, seat=-1, step=0, state_hash=ZERO, prev_hash=ZERO)
+    await transports[3].publish(host.topics.chat, stray)
+    await settle()
+    assert lines == ["watcher: hello table"]
     await finish(peers)
     await until(lambda: watcher.lockstep.phase == "over")
     assert watcher.lockstep.hash == ls.hash
