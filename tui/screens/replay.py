@@ -45,6 +45,12 @@ class ReplayFrame(GameScreen):
         self.add_class("replay-screen")
 
     # ---- the frame ---------------------------------------------------------------------
+    def on_mount(self) -> None:
+        # Textual runs every on_mount along the class chain: the game's own already ran.
+        footer = self.query_one(Footer)
+        footer.compact = True
+        footer.show_command_palette = False  # room for the viewer's keys at 80 columns
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action.startswith("replay_"):
             return action != "replay_view" or bool(self.table.replay.own_seats)
@@ -55,18 +61,18 @@ class ReplayFrame(GameScreen):
     def waiting_text(self, awaiting: frozenset[int]) -> str:
         """The replay's line: where the cursor is, who acts next, whose view is shown."""
         table, recorded = self.table, self.table.replay
-        parts = [f"Replay · step {table.cursor} of {recorded.steps}"]
+        parts = [f"Replay · step {table.cursor}/{recorded.steps}"]
         label, number = recorded.round_label(), recorded.round_at(table.cursor)
         if label and number:
             parts.append(f"{label} {number}")
+        seat = table.viewed_seat
+        parts.append("public view" if seat is None else f"{self.player_name(seat)}'s view")
         if table.is_over():
             parts.append("the game is over")
         else:
             acting = sorted(table.active())
             if acting:
                 parts.append("to act: " + ", ".join(self.player_name(s) for s in acting))
-        seat = table.viewed_seat
-        parts.append("public view" if seat is None else f"{self.player_name(seat)}'s view")
         return " · ".join(parts)
 
     def show_end(self) -> None:
@@ -131,14 +137,17 @@ def replay_screen_class(game_id: str) -> type[GameScreen]:
     own_css = game_screen.CSS_PATH
     css = [*(own_css if isinstance(own_css, (list, tuple)) else [own_css] if own_css else []), REPLAY_CSS]
     rounds = {"money": "Round", "sheriff": "Round", "seven_wonders": "Age"}.get(game_id, "Step")
+    # Priority: the arrows and Home/End move through the game even where the game's screen
+    # gives them to a widget (its hand list, its bid). One footer entry per pair, so that
+    # every key of the viewer fits at 80 columns.
     bindings = [
-        Binding("left", "replay_step(-1)", "Back", key_display="←", priority=True),
-        Binding("right", "replay_step(1)", "Forward", key_display="→", priority=True),
-        Binding("home", "replay_seek('start')", "Start", priority=True),
-        Binding("end", "replay_seek('end')", "End", priority=True),
+        Binding("left", "replay_step(-1)", "Step", key_display="←→", priority=True),
+        Binding("right", "replay_step(1)", "Step", show=False, priority=True),
+        Binding("home", "replay_seek('start')", "Start/end", key_display="Home/End", priority=True),
+        Binding("end", "replay_seek('end')", "End", show=False, priority=True),
         Binding("g", "replay_jump", f"{rounds}…", priority=True),
         Binding("w", "replay_view", "View", priority=True),
-        Binding("escape", "leave", "Back", show=True),
+        Binding("escape", "leave", "Close", show=True),
     ]
     return type(f"Replay{game_screen.__name__}", (ReplayFrame, game_screen),
                 {"BINDINGS": bindings, "CSS_PATH": css})
