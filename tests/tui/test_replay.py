@@ -358,3 +358,19 @@ async def test_the_menu_lists_games_to_replay_and_explains_a_bad_one(config):
         assert isinstance(app.screen, ErrorDialog)
         assert "is not a gamenight save" in screen_text(app)
     assert table.save_path.exists()
+
+
+async def test_an_unfinished_game_replays_to_where_its_record_ends(config):
+    table = LocalTable.new("sheriff", 3, humans=1, seed=9, bot_delay=0)
+    await table.start()  # the bots play until the human must act
+    await table.close()
+    steps = len(table.game_log.steps)
+    recorded = load_replay(table.save_path)
+    assert recorded.steps == steps and not recorded.is_over()
+    app = ReplayApp(recorded, config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("end")
+        await settle(pilot)
+        assert isinstance(app.screen, ReplayFrame), "an unfinished game has no final scores"
+        assert "the record ends here, unfinished" in screen_text(app)

@@ -69,6 +69,8 @@ class ReplayFrame(GameScreen):
         parts.append("public view" if seat is None else f"{self.player_name(seat)}'s view")
         if table.is_over():
             parts.append("the game is over")
+        elif table.cursor == recorded.steps:
+            parts.append("the record ends here, unfinished")
         else:
             acting = sorted(table.active())
             if acting:
