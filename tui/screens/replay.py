@@ -113,9 +113,7 @@ class ReplayFrame(GameScreen):
         self._seek(start)
 
     def action_replay_view(self) -> None:
-        seat = self.table.next_view()
-        self.show_message("Public view (what a spectator sees)" if seat is None
-                          else f"{self.player_name(seat)}'s view (this was your seat)")
+        self.table.next_view()  # the replay line says whose view is shown
 
     def action_leave(self) -> None:
         """Nothing to lose in a replay: back at once (to the list, or the menu)."""
