@@ -144,10 +144,13 @@ def load_replay(target: str | Path, *, identity_key: bytes | None = None) -> Rep
     `identity_key`: the public key of this player (default: this machine's identity, if it
     has one). Raises CannotReplay with one line.
     """
-    kind, path = locate(target)
-    if kind == "save":
-        return _from_save(path)
-    return _from_network_log(path, kind, identity_key)
+    try:
+        kind, path = locate(target)
+        if kind == "save":
+            return _from_save(path)
+        return _from_network_log(path, kind, identity_key)
+    except OSError as exc:  # a folder or file that cannot be read (permissions, a vanished file)
+        raise CannotReplay(f"cannot read {target}: {exc.strerror or exc}") from None
 
 
 def locate(target: str | Path) -> tuple[str, Path]:
@@ -301,12 +304,15 @@ def _verified_lockstep(game: Game, start: Any, envelopes: list[Any], path: Path)
 
 
 def _my_keys() -> set[bytes]:
-    """This machine's public key, if it has one (a replay never creates an identity)."""
-    from net.identity import KEY_FILE, load_or_create
+    """This machine's public key, if it has one (a replay never creates nor rewrites one)."""
+    from net.identity import KEY_FILE, Identity
     from net.paths import data_dir
 
-    path = data_dir() / KEY_FILE
-    return {load_or_create(path).public} if path.is_file() else set()
+    try:
+        seed = (data_dir() / KEY_FILE).read_bytes()
+    except OSError:
+        return set()
+    return {Identity.from_seed(seed).public} if len(seed) == 32 else set()
 
 
 def _shown(path: Path) -> str:

@@ -287,6 +287,13 @@ async def test_a_relay_archive_replays(gamenight_home):
     recorded = load_replay(archive / "log.bin")
     assert recorded.source == "archive" and recorded.own_seats == ()
     assert state_hash(recorded.states[-1]) == ls.hash.hex()
+    # This machine's key held seat 1: its own view is offered.
+    key_file = gamenight_home / "data" / "identity.key"
+    key_file.write_bytes(bytes(peers[1].lockstep.me.signing_key))
+    assert load_replay(archive).own_seats == (1,)
+    key_file.write_bytes(b"not a key")  # a damaged key file is neither used nor replaced
+    assert load_replay(archive).own_seats == ()
+    assert key_file.read_bytes() == b"not a key"
 
 
 REPLAY_IN_A_NEW_PROCESS = """
