@@ -145,6 +145,31 @@ def cmd_resume(args: argparse.Namespace) -> int:
     return _run_app(table, config)
 
 
+def cmd_replay(args: argparse.Namespace) -> int:
+    from tui.replay import CannotReplay, load_replay, write_export
+
+    try:
+        recorded = load_replay(args.file)
+    except CannotReplay as exc:
+        raise CliError(str(exc)) from None
+    if args.export is None:
+        from tui.config import load_config
+        from tui.screens.replay import ReplayApp
+
+        app = ReplayApp(recorded, load_config())
+        app.run()
+        return int(app.return_code or 0)
+    if args.export == "-":
+        write_export(recorded, sys.stdout)
+        return 0
+    try:
+        with open(args.export, "w", encoding="utf-8") as out:
+            write_export(recorded, out)
+    except OSError as exc:
+        raise CliError(f"cannot write {args.export}: {exc.strerror or exc}") from None
+    return 0
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     from tui.games import help_text
 
@@ -269,6 +294,11 @@ def build_parser() -> argparse.ArgumentParser:
     resume = sub.add_parser("resume", help="continue the last game (local, or a network game to rejoin)")
     resume.add_argument("file", nargs="?", help="a .save file (default: the last game)")
     resume.set_defaults(func=cmd_resume)
+
+    replay = sub.add_parser("replay", help="step through a finished game (a save, a network log or a relay archive)")
+    replay.add_argument("file", help="a .save file, a game's log.bin or its folder, or a network game id")
+    replay.add_argument("--export", metavar="OUT", help="write the game as JSON lines to OUT (- = stdout) instead")
+    replay.set_defaults(func=cmd_replay)
 
     rules = sub.add_parser("rules", help="print a game's rules summary and keys")
     rules.add_argument("game")

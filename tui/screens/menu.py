@@ -15,6 +15,7 @@ from ..widgets import PickList, PickRow
 ENTRIES = (
     ("new", "n", "New local game"),
     ("resume", "c", "Continue the last game"),
+    ("replay", "p", "Replay a game"),
     ("rules", "r", "Rules and keys"),
     ("host", "h", "Host a network game"),
     ("join", "j", "Join a network game"),
@@ -27,6 +28,7 @@ class MenuScreen(Screen[None]):
         Binding("enter", "choose", "Choose", show=True),
         Binding("n", "go('new')", "New game", show=True),
         Binding("c", "go('resume')", "Continue", show=True),
+        Binding("p", "go('replay')", "Replay", show=False),  # the row shows (p); the footer keeps Quit
         Binding("r", "go('rules')", "Rules", show=True),
         Binding("h", "go('host')", "Host", show=True),
         Binding("j", "go('join')", "Join", show=True),
@@ -82,6 +84,10 @@ class MenuScreen(Screen[None]):
         elif what == "resume":
             if self.can_continue:
                 app.resume_last()
+        elif what == "replay":
+            from .replay import ReplayPickScreen
+
+            app.push_screen(ReplayPickScreen())
         elif what == "rules":
             app.push_screen(ChooseGameScreen(), self._rules_for)
         elif what in ("host", "join"):
