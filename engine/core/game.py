@@ -185,6 +185,10 @@ class Game:
             raise IllegalAction("the game is not over yet")
         return self._result(state)
 
+    def result_now(self, state: State) -> Result:
+        """Scores as the game stands (the table ended it early): the final scoring, applied now."""
+        return self._result(state) if self.is_over(state) else self._result_now(state)
+
     def n_players(self, state: State) -> int:
         return state.n_players
 
@@ -259,4 +263,9 @@ class Game:
 
     def _result(self, state: State) -> Result:
         raise NotImplementedError
+
+    def _result_now(self, state: State) -> Result:
+        # every game's final scoring reads only what lies on the table; a game whose scoring
+        # needs the end (an unresolved round, say) overrides this
+        return self._result(state)
 
