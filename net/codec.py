@@ -118,6 +118,7 @@ BODIES: dict[str, dict[str, Callable[[Any], bool]]] = {
     "start": {
         "game": _str(32), "players": _int, "options": _map, "versions": _VERSIONS,
         "keys": _list_of(_bin(32), 64), "names": _list_of(_NAME, 64),
+        "table": _map,  # the table's settings: deadlines, clock (net/lockstep/deadlines.py)
     },
     "seed_commit": {"commit": _bin(32)},
     "seed_reveal": {"secret": _bin(32)},
@@ -126,6 +127,11 @@ BODIES: dict[str, dict[str, Callable[[Any], bool]]] = {
     "reveal": {"action": _any, "salt": _bin(32)},
     "seal": {"commit": _bin(32), "public": _any},
     "open": {"action": _any, "salt": _bin(32)},
+    # the table deciding what happens to a stalled game (net/lockstep/vote.py, proofs.py)
+    "vote": {"step": _int, "round": _int, "seats": _list_of(_seat, 64), "cause": _str(16),
+             "choice": _str(16), "proof": _bin(limit=32)},
+    "proof": {"seat": _seat, "what": _str(16), "step": _int, "evidence": _list_of(_bin(), 2)},
+    "handover": {"bot": _str(16), "to": _seat},
     "sync_req": {"from": _int, "proof": _proof},
     "sync": {"for": _bin(32), "msgs": _list_of(_bin(limit=MAX_SIZE), 4096)},
     "chat": {"text": _str(500)},

@@ -53,6 +53,12 @@ class Context:
         self.keys: list[bytes] = []
         self.names: list[str] = []
         self.options: dict[str, Any] = {}  # the game's options as the start fixed them
+        self.settings: dict[str, Any] = {}  # the table's deadlines and clock (deadlines.py)
+        self.signers: dict[int, bytes] = {}  # seat -> the key that plays it after a handover
+        self.via: bytes | None = None  # the key whose sync answer is being unpacked, if any
+        # who reports a provable fault (proofs.py sets these; None: drop as before)
+        self.on_equivocation: Callable[[Envelope, bytes], list[Output]] | None = None
+        self.on_mismatch: Callable[[Envelope], list[Output]] | None = None
         # where the game stands; every message we sign carries these
         self.step = 0
         self.hash = ZERO32
@@ -156,6 +162,11 @@ class Context:
         return [Note("desync", report, data or {"step": self.step})]
 
     def desync(self, env: Envelope) -> list[Output]:
+        if self.on_mismatch is not None:  # a proof and a vote instead of a freeze (proofs.py)
+            return self.on_mismatch(env)
+        return self.freeze_desync(env)
+
+    def freeze_desync(self, env: Envelope) -> list[Output]:
         report = (
             f"desync at step {self.step}: seat {env.seat} has state {env.state_hash.hex()[:16]} "
             f"chain {env.prev_hash.hex()[:16]}, this peer has state {self.hash.hex()[:16]} "
@@ -174,5 +185,6 @@ class Context:
             log.info("duplicate %s seat %s step %s ignored", *env.key)
             return [Note("dropped", f"duplicate {env.kind} of seat {env.seat} for step {env.step} (replayed or redelivered)")]
         if old is not None:
-            return self.drop(env, f"seat {env.seat} sent a different {env.kind} for past step {env.step} (equivocation)", loud=True)
+            out = self.drop(env, f"seat {env.seat} sent a different {env.kind} for past step {env.step} (equivocation)", loud=True)
+            return out + (self.on_equivocation(env, old) if self.on_equivocation else [])
         return self.drop(env, f"stale {env.kind} for step {env.step} (now at step {self.step})")

@@ -174,6 +174,7 @@ class Lobby:
             "versions": ctx.table.versions,
             "keys": [ctx.seat_keys[s] for s in range(players)],
             "names": [ctx.seat_names[s] for s in range(players)],
+            "table": dict(ctx.settings),
         }
         env = ctx.sign("start", body, seat=0)
         return [Publish("log", env.raw)] + self._accept_start(env)
@@ -279,6 +280,7 @@ class Lobby:
         self.start_raw = env.raw
         ctx.keys = list(body["keys"])
         ctx.names = list(body["names"])
+        ctx.settings = dict(body["table"])
         ctx.options = {k: from_plain(v) for k, v in body["options"].items()}
         if ctx.table is None:
             ctx.table = TableInfo(body["game"], body["players"], body["options"], body["versions"])

@@ -11,7 +11,8 @@ from ..codec import MAX_SIZE
 
 SETUP_KINDS = frozenset({"seat", "kick", "start", "seed_commit", "seed_reveal"})
 STEP_KINDS = frozenset({"act", "commit", "reveal", "seal", "open"})
-SYNCABLE = SETUP_KINDS | STEP_KINDS
+TABLE_KINDS = frozenset({"vote", "proof", "handover"})  # the table deciding about a stall
+SYNCABLE = SETUP_KINDS | STEP_KINDS | TABLE_KINDS
 MAX_AHEAD = 1000
 MAX_BUFFERED = 20_000
 SYNC_CHUNK = MAX_SIZE - 2048

@@ -22,12 +22,15 @@ from ..versions import local_versions
 from .admission import TablePin
 from .buffer import SETUP_SLOT, Buffer
 from .context import Clock, Context, Entropy
+from .deadlines import Deadlines
 from .lobby import Lobby
-from .outputs import STEP_KINDS, Output, TableInfo
+from .outputs import STEP_KINDS, TABLE_KINDS, Output, TableInfo
+from .proofs import Proofs
 from .seed import SeedAgreement
 from .social import Social
 from .steps import Steps
 from .sync import Sync
+from .vote import Votes
 
 
 def _shared(part: str, name: str, writable: bool = False) -> Any:
@@ -77,6 +80,12 @@ class Lockstep:
         self.social = Social(ctx)
         self.catchup = Sync(ctx, self._pending_raws, self.receive, lambda: self.social.offline)
         self._handlers = self._handlers_by_kind()
+        # a table that must not wait forever: proofs of faults, deadlines, the vote
+        self.proofs = self.steps.proofs = Proofs(ctx, self.steps)
+        self.deadlines = Deadlines(ctx, self.steps, self.proofs, self.social.offline)
+        self.votes = Votes(ctx, self.steps, self.proofs, self.buffer)
+        self.votes.offline = self.social.offline
+        self.votes.on_wait.append(self.deadlines.restart)
 
     game = _shared("ctx", "game")
     gid = _shared("ctx", "gid")
@@ -192,10 +201,58 @@ class Lockstep:
             out += self.steps.own_current()
         return out
 
+    # ---- the table's vote (vote.py, deadlines.py, proofs.py) ---------------------------
+    def vote_options(self) -> dict[str, Any] | None:
+        """What this peer may vote about now, or None: {"seats", "cause", "names", "voted"}."""
+        seat = self.ctx.my_seat
+        if seat is None or seat in self.ctx.signers or self.ctx.phase != "play":
+            return None
+        reason = self.deadlines.reason(frozenset(self.steps.own_seats()))
+        if reason is None or seat not in self.votes.electorate(reason[0]):
+            return None
+        seats, cause = reason
+        names = self.ctx.display_names()
+        return {"seats": seats, "cause": cause, "names": [names[s] for s in seats],
+                "voted": self.votes.voted(seats, cause)}
+
+    def vote(self, choice: str) -> list[Output]:
+        """Our seat votes "end", "abandon" or "wait" about what `vote_options` names."""
+        options = self.vote_options()
+        if options is None:
+            raise ValueError("there is nothing to vote about now")
+        return self.votes.cast(choice, options["seats"], options["cause"])
+
+    def handover(self, bot: str = "best") -> list[Output]:
+        """We leave: another peer plays our seat with a `bot` from now on."""
+        return self.votes.handover(bot)
+
+    def deadline_left(self) -> float | None:
+        """Seconds before the seats awaited now are late (None when nobody is awaited)."""
+        return self.deadlines.left()
+
+    def result(self) -> Any:
+        """The final Result: the game's own, or scored as it stood when the table ended it."""
+        return self.votes.result()
+
+    @property
+    def outcome(self) -> Any:
+        return self.votes.outcome
+
+    def own_seats(self) -> list[int]:
+        return self.steps.own_seats()
+
+    def play_for(self, seat: int, action: Any) -> list[Output]:
+        """A seat handed to this peer chooses `action` (its bot decided)."""
+        return self.steps.decide(action, seat)
+
     # ---- receiving ---------------------------------------------------------------------
     def receive(self, env: Envelope) -> list[Output]:
         """Act on one decoded, signature-checked envelope."""
-        return self._route(env)
+        step, proven = self.ctx.step, len(self.proofs.proven)
+        out = self._route(env)
+        if self.ctx.phase == "play" and (self.ctx.step != step or len(self.proofs.proven) != proven):
+            out += self.proofs.recheck() + self.votes.recheck()  # what waited for this
+        return out
 
     def _route(self, env: Envelope) -> list[Output]:
         ctx = self.ctx
@@ -215,10 +272,15 @@ class Lockstep:
             if ctx.phase != "seed":
                 return ctx.stale(env) if ctx.phase in ("play", "over") else []
             return self.seeding.on_message(env)
+        if env.kind in TABLE_KINDS:
+            handler = {"vote": self.votes.on_vote, "proof": self.proofs.on_proof,
+                       "handover": self.votes.on_handover}[env.kind]
+            return handler(env)
         if env.kind in STEP_KINDS:
             if ctx.phase == "over":
                 return ctx.stale(env)
-            return self.steps.on_message(env)
+            out, go_on = self.proofs.guard(env)  # from sync, by its author alone: held
+            return out + self.steps.on_message(env) if go_on else out
         return ctx.drop(env, f"unexpected {env.kind}")
 
     def _handlers_by_kind(self) -> dict[str, Callable[[Envelope], list[Output]]]:
@@ -236,7 +298,8 @@ class Lockstep:
             return None if self.ctx.phase == "lobby" else "no seats are known yet"
         if not 0 <= env.seat < len(keys):
             return f"seat {env.seat} does not exist at this table"
-        if keys[env.seat] != env.sender:
+        signer = self.ctx.signers.get(env.seat, keys[env.seat])  # a seat handed to a bot
+        if signer != env.sender and not (env.kind in TABLE_KINDS and keys[env.seat] == env.sender):
             return f"seat {env.seat} is bound to another key (sender {peer_id(env.sender)})"
         return None
 

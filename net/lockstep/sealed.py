@@ -31,7 +31,7 @@ class Sealing:
         choice = self.steps.sealed.get(seat)
         if choice is None:
             return None
-        opening = self.steps.opening(f"sealed:{choice.step}")
+        opening = self.steps.opening(self.steps.secret_name("sealed", choice.step, seat))
         if opening is None:
             return None
         return from_plain(opening[0]), opening[1]
@@ -61,12 +61,14 @@ class Sealing:
         steps, ctx = self.steps, self.ctx
         problem = self._check(env.seat, env)
         if isinstance(problem, str):
-            return ctx.drop(env, problem, loud=True)
+            choice = steps.sealed.get(env.seat)
+            seal = ctx.history.get(("seal", env.seat, choice.step)) if choice else None
+            return ctx.drop(env, problem, loud=True) + steps.proofs.bad_opening(env.seat, seal, env)
         choice = steps.sealed.pop(env.seat)
         steps.round.acts[env.seat] = env
         steps.keep(env, mine)
-        if env.seat == ctx.my_seat:
-            ctx.secrets.pop(f"sealed:{choice.step}", None)
+        if env.seat in steps.own_seats():
+            ctx.secrets.pop(steps.secret_name("sealed", choice.step, env.seat), None)
         return [Keep(env.raw)] + steps.apply({env.seat: problem[0]}, "open")
 
     def _check(self, seat: int, env: Envelope) -> str | tuple[Any]:
@@ -95,13 +97,12 @@ class Sealing:
     def auto_open(self) -> list[Output]:
         """In an open step naming our seat, publish the opening of our sealed action."""
         steps, ctx = self.steps, self.ctx
-        seat = ctx.my_seat
-        if (ctx.replaying or seat is None or ctx.phase != "play" or steps.step_mode() != "open"
-                or ctx.game.opening(steps.state) != seat or seat in steps.round.acts):
+        seat = ctx.game.opening(steps.state) if ctx.phase == "play" and steps.step_mode() == "open" else None
+        if ctx.replaying or seat is None or seat not in steps.own_seats() or seat in steps.round.acts:
             return []
         opening = self.original(seat)
         if opening is None:
             return [Note("error", f"seat {seat} must open its sealed choice but this peer lost it")]
         original, salt = opening
-        env = ctx.sign("open", {"action": to_plain(original), "salt": salt})
+        env = ctx.sign("open", {"action": to_plain(original), "salt": salt}, seat=seat)
         return [Publish("log", env.raw)] + steps.on_message(env, mine=True)

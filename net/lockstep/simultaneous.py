@@ -56,6 +56,7 @@ class CommitReveal:
                 if isinstance(problem, str):
                     r.bad_reveals.add(s)
                     out += ctx.drop(env, problem, loud=True)
+                    out += steps.proofs.bad_opening(s, r.commits.get(s), env)
                     continue
                 r.verified[s] = problem[0]
             actions[s] = r.verified[s]
@@ -69,17 +70,19 @@ class CommitReveal:
     def _reveal_mine(self) -> list[Output]:
         """Every commit is in: publish our reveal (once)."""
         ctx, r = self.ctx, self.steps.round
-        seat = ctx.my_seat
-        if seat not in self.steps.active() or seat in r.reveals:
-            return []
-        opening = self.steps.opening(f"commit:{ctx.step}")
-        if opening is None:
-            return []
-        action_plain, salt = opening
-        env = ctx.sign("reveal", {"action": action_plain, "salt": salt})
-        r.reveals[seat] = env
-        r.mine.append(env.raw)
-        return [Publish("log", env.raw)]
+        out: list[Output] = []
+        for seat in self.steps.own_seats():  # ours, and any seat handed to us
+            if seat not in self.steps.active() or seat in r.reveals:
+                continue
+            opening = self.steps.opening(self.steps.secret_name("commit", ctx.step, seat))
+            if opening is None:
+                continue
+            action_plain, salt = opening
+            env = ctx.sign("reveal", {"action": action_plain, "salt": salt}, seat=seat)
+            r.reveals[seat] = env
+            r.mine.append(env.raw)
+            out.append(Publish("log", env.raw))
+        return out
 
     def _check(self, seat: int, env: Envelope) -> str | tuple[Any]:
         ctx = self.ctx

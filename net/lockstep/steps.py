@@ -18,6 +18,7 @@ from engine.core import (
     GameLog,
     IllegalAction,
     canonical,
+    final_state,
     from_plain,
     new_log,
     state_hash,
@@ -70,6 +71,8 @@ class Steps:
         self._mode = "act"
         self.simultaneous = CommitReveal(self)
         self.sealing = Sealing(self)
+        self.heads: list[tuple[bytes, bytes]] = []  # (state hash, chain) at the start of each step
+        self.proofs: Any = None  # the Proofs of this game (proofs.py), set by the router
 
     # ---- facts -------------------------------------------------------------------------
     def begin(self, seed: bytes) -> list[Output]:
@@ -85,6 +88,7 @@ class Steps:
         ctx.chain = crypto.genesis_hash(ctx.gid, seed, ctx.hash)
         ctx.phase = "play"
         ctx.step = 0
+        self.heads = [(ctx.hash, ctx.chain)]
         out: list[Output] = [Note("changed", f"the game begins (seed {seed.hex()[:12]})", {"step": 0})]
         return out + self.after_step()
 
@@ -119,9 +123,21 @@ class Steps:
             return frozenset(s for s in active if s not in r.commits)
         return frozenset(s for s in active if s not in r.reveals or s in r.bad_reveals)
 
-    def my_turn(self) -> bool:
-        seat = self.ctx.my_seat
-        if seat is None or self.ctx.phase != "play" or seat not in self.active():
+    def own_seats(self) -> list[int]:
+        """Seats this peer plays: its own (unless handed over) and any handed to it."""
+        ctx = self.ctx
+        if ctx.me is None:
+            return []
+        seats = [ctx.my_seat] if ctx.my_seat is not None and ctx.my_seat not in ctx.signers else []
+        return seats + sorted(s for s, key in ctx.signers.items() if key == ctx.me.public)
+
+    def secret_name(self, kind: str, step: int, seat: int | None) -> str:
+        """Where an opening of ours is kept ("commit:4"; a seat handed to us adds its number)."""
+        return f"{kind}:{step}" if seat == self.ctx.my_seat else f"{kind}:{step}:{seat}"
+
+    def my_turn(self, seat: int | None = None) -> bool:
+        seat = self.ctx.my_seat if seat is None else seat
+        if seat is None or seat not in self.own_seats() or self.ctx.phase != "play" or seat not in self.active():
             return False
         if self.step_mode() == "open":
             return False  # nobody chooses here: the peer opens its sealed action by itself
@@ -136,20 +152,20 @@ class Steps:
         return self.ctx.game.view(state, seat)
 
     # ---- our choice --------------------------------------------------------------------
-    def decide(self, action: Any) -> list[Output]:
-        """This peer's seat chooses `action` for the current step; raises IllegalAction."""
+    def decide(self, action: Any, seat: int | None = None) -> list[Output]:
+        """This peer's seat (or a seat handed to it) chooses `action`; raises IllegalAction."""
         ctx = self.ctx
-        seat = ctx.my_seat
+        seat = ctx.my_seat if seat is None else seat
         if ctx.frozen:
             raise IllegalAction(f"the game is frozen: {ctx.frozen}")
         if seat is None or ctx.phase != "play":
             raise IllegalAction("you have no seat in a running game")
-        if not self.my_turn():
+        if not self.my_turn(seat):
             raise IllegalAction("it is not your turn (or you already chose)")
         ctx.game.validate(self.state, seat, action)
         mode = self.step_mode()
         if mode == "act":
-            env = ctx.sign("act", {"action": to_plain(action)})
+            env = ctx.sign("act", {"action": to_plain(action)}, seat=seat)
             return [Publish("log", env.raw)] + self.on_message(env, mine=True)
         public = None
         if mode == "seal":
@@ -157,14 +173,14 @@ class Steps:
             ctx.game.validate(self.state, seat, public)
         salt = ctx.entropy(32)
         # a sealed action's opening is kept until the game asks to open it (maybe after a resume)
-        name = f"{'sealed' if mode == 'seal' else 'commit'}:{ctx.step}"
+        name = self.secret_name("sealed" if mode == "seal" else "commit", ctx.step, seat)
         secret = canonical((to_plain(action), salt))
         ctx.secrets[name] = secret
         commit = crypto.action_commit(ctx.gid, ctx.step, seat, action, salt)
         if mode == "seal":
-            env = ctx.sign("seal", {"commit": commit, "public": to_plain(public)})
+            env = ctx.sign("seal", {"commit": commit, "public": to_plain(public)}, seat=seat)
         else:
-            env = ctx.sign("commit", {"commit": commit})
+            env = ctx.sign("commit", {"commit": commit}, seat=seat)
         return [Secret(name, secret), Publish("log", env.raw)] + self.on_message(env, mine=True)
 
     def opening(self, name: str) -> tuple[Any, bytes] | None:
@@ -197,7 +213,8 @@ class Steps:
             if old.raw == env.raw:
                 return []
             if not (env.kind == "reveal" and env.seat in self.round.bad_reveals):
-                return ctx.drop(env, f"seat {env.seat} sent two different {env.kind}s for step {env.step} (equivocation)", loud=True)
+                out = ctx.drop(env, f"seat {env.seat} sent two different {env.kind}s for step {env.step} (equivocation)", loud=True)
+                return out + self.proofs.equivocation(env, old.raw)
         if env.kind == "act":
             return self._on_act(env, mine)
         if env.kind == "seal":
@@ -251,6 +268,7 @@ class Steps:
         self.game_log = self.game_log.append(actions)
         lines = "; ".join(f"{ctx.names[s]}: {ctx.game.describe(a)}" for s, a in sorted(actions.items()))
         ctx.step += 1
+        self.heads.append((ctx.hash, ctx.chain))
         self.round = Round()
         ctx.secrets.pop(f"commit:{ctx.step - 1}", None)
         # the mode and the seats that acted are for the peer's timing figures
@@ -276,6 +294,19 @@ class Steps:
             out += self.route(env)
         # after the buffer: an opening of ours that came back through sync is used as it is
         return out + self.sealing.auto_open()
+
+    def rewind(self, step: int) -> None:
+        """Back to the start of `step` (the table ended the game there, by its vote)."""
+        ctx = self.ctx
+        if self.game_log is None or step >= ctx.step:
+            return
+        log = self.game_log
+        self.game_log = GameLog(log.game, log.n_players, log.seed, log.options, log.steps[:step])
+        self.state = final_state(ctx.game, self.game_log)
+        ctx.hash, ctx.chain = self.heads[step]
+        del self.heads[step + 1:]
+        ctx.step = step
+        self.round = Round()
 
     # ---- catching up -------------------------------------------------------------------
     def pending_raws(self) -> list[bytes]:

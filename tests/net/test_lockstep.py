@@ -164,17 +164,20 @@ async def test_bad_input_is_dropped_with_a_logged_reason_and_the_game_goes_on(ca
     _agree(peers)
 
 
-async def test_a_hash_mismatch_freezes_the_game_with_a_report() -> None:
+async def test_a_peer_whose_hash_differs_from_two_others_freezes_with_a_report() -> None:
+    # one seat with another hash is reported with a proof (tests/net/test_deadlines.py); two
+    # seats that agree with each other against this peer mean this peer is the odd one out
     _, transports, peers = await memory_table(3)
     ls = peers[0].lockstep
-    liar = forge(peers[1].lockstep.me, ls.gid, "commit", {"commit": bytes(32)}, seat=1, step=0,
-                 state_hash=b"\x01" * 32, prev_hash=ls.chain)
     reports = []
     peers[0].listeners.append(lambda note: note.kind == "desync" and reports.append(note))
-    await transports[1].publish(peers[0].topics.log, liar)
+    for seat in (1, 2):
+        liar = forge(peers[seat].lockstep.me, ls.gid, "commit", {"commit": bytes(32)}, seat=seat, step=0,
+                     state_hash=b"\x01" * 32, prev_hash=ls.chain)
+        await transports[seat].publish(peers[0].topics.log, liar)
     await settle()
     assert ls.phase == "frozen" and reports
-    assert "desync at step 0: seat 1 has state 0101" in reports[0].text
+    assert "desync at step 0: seat 2 has state 0101" in reports[0].text
     assert reports[0].data["ours"] == ls.hash.hex()
     with pytest.raises(Exception, match="frozen"):
         peers[0].decide(Bid(1))

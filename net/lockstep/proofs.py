@@ -1,0 +1,202 @@
+"""Fraud proofs: a seat is blamed only with its own signed messages, which every peer re-checks.
+
+Three faults can be proven, each by the offending envelopes themselves (the `evidence`):
+- "equivocation": two different messages of one kind, seat and step, both signed by the seat;
+- "reveal": a commitment (`commit` or `seal`) and its opening (`reveal` or `open`) that does not
+  match it, or opens no valid action;
+- "hash": a step message whose state hash or chain differs from the one every honest peer
+  computed for that step (each verifier compares with its own).
+A peer that detects one publishes a `proof` on the log; every peer checks it before acting on it
+(a proof that does not hold is dropped, and nothing is blamed). A proven seat lets the others
+vote (vote.py). The guard for `sync` lives here too: a step message delivered inside a sync
+answer by its own author is held until another peer (or the live log) confirms it, so a seat
+cannot feed one lagging peer a different version of its move.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import TYPE_CHECKING
+
+from engine.core import DecodeError, from_plain
+
+from .. import crypto
+from ..codec import Envelope, decode_envelope
+from ..errors import WireError
+from .context import Context
+from .outputs import STEP_KINDS, Keep, Note, Output, Publish
+
+if TYPE_CHECKING:
+    from .steps import Steps
+
+WHAT = {"equivocation": "signed two different messages for one step",
+        "reveal": "revealed a choice that does not match its commitment",
+        "hash": "sent a state hash that differs from the table's"}
+LATER = "later"  # a proof about a step this peer has not reached yet: checked when it does
+MAX_PENDING = 64
+MAX_HELD = 256
+
+
+def digest(body: dict) -> bytes:
+    """What a vote names a proof by: the hash of its evidence (the same for every reporter
+    that holds the same messages in the same order)."""
+    h = hashlib.sha256(b"gamenight/v1/proof\x00")
+    for raw in body["evidence"]:
+        h.update(len(raw).to_bytes(4, "big") + raw)
+    return h.digest()
+
+
+class Proofs:
+    """Reports, checks and remembers proven faults of one peer's game."""
+
+    def __init__(self, ctx: Context, steps: Steps) -> None:
+        self.ctx = ctx
+        self.steps = steps
+        self.proven: dict[int, tuple[str, bytes]] = {}  # seat -> (what, proof digest)
+        self.reported: set[tuple[int, str, int]] = set()
+        self.pending: list[Envelope] = []  # proofs about a step not reached yet
+        self.held: dict[tuple[str, int, int], Envelope] = {}  # from sync, by its author alone
+        self.mismatch: dict[int, dict[int, tuple[bytes, bytes]]] = {}  # step -> seat -> (h, c)
+        ctx.on_equivocation = self.equivocation
+        ctx.on_mismatch = self.on_mismatch
+
+    # ---- reporting ---------------------------------------------------------------------
+    def report(self, seat: int, what: str, step: int, evidence: list[bytes]) -> list[Output]:
+        """Publish a proof, once, if it holds here (a peer never blames without proof)."""
+        ctx = self.ctx
+        body = {"seat": seat, "what": what, "step": step, "evidence": evidence}
+        if ctx.me is None or ctx.my_seat is None or (seat, what, step) in self.reported:
+            return self._record(seat, what, body) if self.check(body) is None else []
+        if self.check(body) is not None:
+            return []
+        self.reported.add((seat, what, step))
+        env = ctx.sign("proof", body)
+        return [Publish("log", env.raw)] + self.on_proof(env)
+
+    def equivocation(self, env: Envelope, old: bytes) -> list[Output]:
+        return self.report(env.seat, "equivocation", env.step, [old, env.raw])
+
+    def bad_opening(self, seat: int, commitment: Envelope | bytes | None, opening: Envelope) -> list[Output]:
+        """A reveal (or open) was refused: prove it if it fails its commitment."""
+        if commitment is None:
+            return []
+        raw = commitment if isinstance(commitment, bytes) else commitment.raw
+        return self.report(seat, "reveal", opening.step, [raw, opening.raw])
+
+    def on_mismatch(self, env: Envelope) -> list[Output]:
+        """A seat's message carries another state hash than ours for this step.
+
+        When two or more other seats agree with each other against us, we are the odd one
+        out: freeze with the classic report. Otherwise the seat is reported with a proof that
+        every other peer checks against its own hash; nobody freezes.
+        """
+        ctx = self.ctx
+        seen = self.mismatch.setdefault(env.step, {})
+        seen[env.seat] = (env.state_hash, env.prev_hash)
+        if len(seen) >= 2 and len(set(seen.values())) == 1:
+            return ctx.freeze_desync(env)
+        out = ctx.drop(env, f"seat {env.seat} has another state at step {env.step} "
+                            f"({env.state_hash.hex()[:16]}, this peer {ctx.hash.hex()[:16]})", loud=True)
+        return out + self.report(env.seat, "hash", env.step, [env.raw])
+
+    # ---- receiving ---------------------------------------------------------------------
+    def on_proof(self, env: Envelope) -> list[Output]:
+        """A `proof` from a seated key: checked here before anything acts on it."""
+        ctx, body = self.ctx, env.body
+        problem = self.check(body)
+        if problem == LATER:
+            if len(self.pending) < MAX_PENDING:
+                self.pending.append(env)
+            return []
+        if problem is not None:
+            return ctx.drop(env, f"proof against seat {body['seat']} does not hold: {problem}")
+        ctx.accept(ctx.step, env)
+        return [Keep(env.raw)] + self._record(body["seat"], body["what"], body)
+
+    def _record(self, seat: int, what: str, body: dict) -> list[Output]:
+        if seat in self.proven:
+            return []
+        self.proven[seat] = (what, digest(body))
+        names = self.ctx.display_names()
+        name = names[seat] if seat < len(names) else f"seat {seat}"
+        text = f"{name} {WHAT[what]} (proven): the table may vote to end the game"
+        return [Note("proof", text, {"seat": seat, "what": what, "step": body["step"]})]
+
+    def recheck(self) -> list[Output]:
+        """Proofs that waited for this step: check them now."""
+        waiting, self.pending = self.pending, []
+        out: list[Output] = []
+        for env in waiting:
+            out += self.on_proof(env)
+        return out
+
+    def check(self, body: dict) -> str | None:
+        """None when the proof holds for this peer, LATER, or why it does not hold."""
+        ctx = self.ctx
+        seat, what = body["seat"], body["what"]
+        if not 0 <= seat < len(ctx.keys) or what not in WHAT:
+            return f"no seat {seat} or no fault {what!r}"
+        try:
+            envs = [decode_envelope(raw) for raw in body["evidence"]]
+        except WireError as exc:
+            return f"evidence does not decode ({exc})"
+        signers = {ctx.keys[seat], ctx.signers.get(seat, ctx.keys[seat])}
+        for e in envs:
+            if e.gid != ctx.gid or e.seat != seat or e.sender not in signers or e.step != body["step"] and what != "reveal":
+                return "the evidence is not that seat's messages for that step"
+        return getattr(self, f"_check_{what}")(seat, envs)
+
+    def _check_equivocation(self, seat: int, envs: list[Envelope]) -> str | None:
+        if len(envs) != 2 or envs[0].key != envs[1].key or envs[0].kind not in STEP_KINDS:
+            return "two messages of one kind and step are needed"
+        if envs[0].body == envs[1].body:
+            return "both messages say the same"
+        return None
+
+    def _check_reveal(self, seat: int, envs: list[Envelope]) -> str | None:
+        if len(envs) != 2:
+            return "a commitment and its opening are needed"
+        commit, opening = envs
+        pairs = {("commit", "reveal"), ("seal", "open")}
+        if (commit.kind, opening.kind) not in pairs:
+            return "a commitment and its opening are needed"
+        if commit.kind == "commit" and commit.step != opening.step or opening.step < commit.step:
+            return "the opening is not for that commitment's step"
+        try:
+            action = from_plain(opening.body["action"])
+        except DecodeError:
+            return None  # an opening that holds no action at all fails its commitment
+        expected = crypto.action_commit(self.ctx.gid, commit.step, seat, action, opening.body["salt"])
+        return "the opening matches its commitment" if expected == commit.body["commit"] else None
+
+    def _check_hash(self, seat: int, envs: list[Envelope]) -> str | None:
+        if len(envs) != 1 or envs[0].kind not in STEP_KINDS:
+            return "one step message is needed"
+        env = envs[0]
+        heads = self.steps.heads
+        if env.step >= len(heads):
+            return LATER
+        if (env.state_hash, env.prev_hash) == heads[env.step]:
+            return "its state hash is the one this peer has"
+        return None
+
+    # ---- sync guard --------------------------------------------------------------------
+    def guard(self, env: Envelope) -> tuple[list[Output], bool]:
+        """(outputs, go on?) for a step message: hold one that only its author delivered."""
+        ctx = self.ctx
+        held = self.held.get(env.key)
+        alone = ctx.via is not None and ctx.via == env.sender and len(ctx.keys) >= 3
+        if alone and not ctx.replaying:
+            if held is None and env.step >= ctx.step and len(self.held) < MAX_HELD:
+                self.held[env.key] = env
+                return [Note("dropped", f"{env.kind} of seat {env.seat} for step {env.step} came only "
+                                        "from its author inside a sync: held until another peer confirms it")], False
+            if held is not None and held.raw != env.raw:
+                return self.equivocation(env, held.raw), False
+            return [], False
+        if held is None:
+            return [], True
+        del self.held[env.key]
+        if held.raw != env.raw:
+            return self.equivocation(env, held.raw), True
+        return [], True
