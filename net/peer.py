@@ -84,6 +84,7 @@ class Peer:
         self.bot_kind = bot
         self.bot_delay = bot_delay
         self._bot: Any = None
+        self._proxies: dict[int, Any] = {}  # seat handed to us -> the bot playing it
         self._bot_seed = seed_for_bot or (lockstep.me.public if lockstep.me else b"watcher")
         self.listeners: list[EventListener] = []
         self.outbox: asyncio.Queue[Publish] = asyncio.Queue()
@@ -274,6 +275,14 @@ class Peer:
         """As the host, free `seat` before the start (ValueError says why not)."""
         self._run(self.lockstep.kick(seat))
 
+    def vote(self, choice: str) -> None:
+        """Our seat's vote about a late, gone or proven seat (ValueError if there is none)."""
+        self._run(self.lockstep.vote(choice))
+
+    def handover(self, bot: str = "best") -> None:
+        """We leave: another peer's bot plays our seat from now (ValueError if nobody can)."""
+        self._run(self.lockstep.handover(bot))
+
     def _run(self, outputs: list[Output]) -> None:
         for out in outputs:
             if isinstance(out, Secret):
@@ -301,6 +310,8 @@ class Peer:
             self.notes.append(note)
         if note.kind == "your_turn" and self.bot_kind is not None:
             self._schedule_bot()
+        if note.kind in ("changed", "handover") and not self.lockstep.replaying:
+            self._proxy_turns()
         for listener in list(self.listeners):
             try:
                 listener(note)
@@ -308,6 +319,24 @@ class Peer:
                 log.exception("listener failed on %s", note.kind)
 
     # ---- bots --------------------------------------------------------------------------
+    def _proxy_turns(self) -> None:
+        """Seats handed to us by their leaving players: our bot plays them (soon, not inline)."""
+        ls = self.lockstep
+        if any(ls.my_turn(s) for s in ls.own_seats() if s != ls.my_seat):
+            asyncio.get_running_loop().call_soon(self._play_proxies)
+
+    def _play_proxies(self) -> None:
+        ls = self.lockstep
+        for seat in ls.own_seats():
+            if seat == ls.my_seat or not ls.my_turn(seat):
+                continue
+            bot = self._proxies.get(seat)
+            if bot is None:  # randomness from this peer's own entropy: nobody else can predict it
+                kind = ls.votes.handed[seat][1]
+                bot = self._proxies[seat] = make_bot(ls.game, seat, kind, Stream(ls.ctx.entropy(32)))
+            action = bot.choose(ls.view(seat), ls.game.legal_actions(ls.state, seat))
+            self._run(ls.play_for(seat, action))
+
     def _bot_if_my_turn(self) -> None:
         if self.bot_kind is not None and self.lockstep.my_turn():
             self._schedule_bot()

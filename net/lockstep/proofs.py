@@ -65,6 +65,8 @@ class Proofs:
         """Publish a proof, once, if it holds here (a peer never blames without proof)."""
         ctx = self.ctx
         body = {"seat": seat, "what": what, "step": step, "evidence": evidence}
+        if seat in self.steps.own_seats():
+            return []  # a peer does not report the seat it plays
         if ctx.me is None or ctx.my_seat is None or (seat, what, step) in self.reported:
             return self._record(seat, what, body) if self.check(body) is None else []
         if self.check(body) is not None:

@@ -150,8 +150,8 @@ class Lockstep:
             return frozenset()
         return self.steps.awaited()
 
-    def my_turn(self) -> bool:
-        return self.steps.my_turn()
+    def my_turn(self, seat: int | None = None) -> bool:
+        return self.steps.my_turn(seat)
 
     def view(self, seat: int | None) -> Any:
         return self.steps.view(seat)

@@ -126,5 +126,9 @@ class Sync:
             if inner.kind not in SYNCABLE:
                 out += ctx.drop(inner, f"{inner.kind} is not allowed inside a sync")
                 continue
-            out += self.receive(inner)
+            ctx.via = env.sender  # proofs.py holds a message only its own author delivered
+            try:
+                out += self.receive(inner)
+            finally:
+                ctx.via = None
         return out
