@@ -178,7 +178,9 @@ class Lockstep:
 
     def decide(self, action: Any) -> list[Output]:
         """This peer's seat chooses `action` for the current step; raises IllegalAction."""
-        return self.steps.decide(action)
+        out = self.steps.decide(action)
+        self.deadlines.follow()
+        return out
 
     def chat(self, text: str) -> list[Output]:
         return self.social.chat(text)
@@ -252,6 +254,7 @@ class Lockstep:
         out = self._route(env)
         if self.ctx.phase == "play" and (self.ctx.step != step or len(self.proofs.proven) != proven):
             out += self.proofs.recheck() + self.votes.recheck()  # what waited for this
+        self.deadlines.follow()  # a new wait starts its deadline now, not when first asked
         return out
 
     def _route(self, env: Envelope) -> list[Output]:

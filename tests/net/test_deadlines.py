@@ -1,0 +1,308 @@
+"""A table that must not wait forever: deadlines, fraud proofs, the vote, handover to a bot.
+
+Time is driven by a fake clock given to every peer's Lockstep (nothing sleeps for a deadline).
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from engine.core import state_hash, to_plain
+from engine.core.early import is_ended_early
+from net.codec import decode_envelope
+from net.identity import Identity
+from net.launch import BrokerSettings, connect
+from net.lockstep import Lockstep, Publish
+
+from .brokers import HAVE_MOSQUITTO, running_broker
+from .fakegame import GAME, Bid, Pick
+from .helpers import finish, forge, memory_table, settle, table_of, until
+from .test_lockstep import _hold_reveals
+
+BROKERS = ["memory", "amqtt",
+           pytest.param("mosquitto", marks=pytest.mark.skipif(not HAVE_MOSQUITTO, reason="mosquitto not on PATH"))]
+
+
+class FakeClock:
+    """Wall-clock seconds that move only when a test says so."""
+
+    def __init__(self) -> None:
+        self.now = time.time()
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def _clocked(peers) -> FakeClock:
+    clock = FakeClock()
+    for p in peers:
+        p.lockstep.ctx.clock = clock
+        p.lockstep.deadlines.since = clock()
+    return clock
+
+
+async def _table(kind: str, n: int, stack):
+    """(transports, peers) on the memory broker or a real one on loopback."""
+    if kind == "memory":
+        _, transports, peers = await memory_table(n)
+        return transports, peers
+    url = await stack.enter_async_context(running_broker(kind))
+    transports = [await connect(url, BrokerSettings(broker=url)) for _ in range(n)]
+    peers = await table_of(n, transports)
+    await until(lambda: all(p.lockstep.phase == "play" for p in peers), 10)
+    return transports, peers
+
+
+async def _close(peers, transports) -> None:
+    for p in peers:
+        await p.stop(clean=False)
+    for t in transports:
+        await t.stop()
+
+
+def _same_end(peers, seats=None) -> None:
+    ls0 = peers[0].lockstep
+    seats = range(len(peers)) if seats is None else seats
+    assert all(peers[s].lockstep.phase == "over" for s in seats)
+    assert {peers[s].lockstep.hash for s in seats} == {ls0.hash}
+    assert {peers[s].lockstep.chain for s in seats} == {ls0.chain}
+    assert state_hash(ls0.state) == ls0.hash.hex()
+    assert {peers[s].lockstep.result() for s in seats} == {ls0.result()}
+    assert not any(peers[s].lockstep.frozen for s in seats)
+
+
+async def _vote_all(peers, seats, choice: str = "end") -> None:
+    for s in seats:
+        peers[s].vote(choice)
+    await settle(60)
+
+
+@pytest.mark.parametrize("kind", BROKERS)
+async def test_a_seat_that_never_acts_is_voted_out_and_the_game_scored_as_it_stands(kind) -> None:
+    import contextlib
+    async with contextlib.AsyncExitStack() as stack:
+        transports, peers = await _table(kind, 3, stack)
+        clock = _clocked(peers)
+        peers[0].decide(Bid(1))
+        peers[1].decide(Bid(2))
+        await until(lambda: all(len(p.lockstep.commits) == 2 for p in peers))
+        ls0 = peers[0].lockstep
+        assert ls0.awaited() == {2} and ls0.vote_options() is None  # not late yet
+        left = ls0.deadline_left()
+        assert left is not None and 119 <= left <= 120
+        clock.advance(121)
+        options = ls0.vote_options()
+        assert options is not None and options["seats"] == (2,) and options["cause"] == "late"
+        assert peers[2].lockstep.vote_options() is None, "the late seat votes about nobody"
+        with pytest.raises(ValueError):
+            peers[2].vote("end")
+        peers[0].vote("end")
+        await settle(60)
+        assert ls0.phase == "play", "one vote of two is no majority"
+        peers[1].vote("end")
+        await until(lambda: all(p.lockstep.phase == "over" for p in peers), 10)
+        _same_end(peers)
+        result = ls0.result()
+        assert is_ended_early(result) and result.places[2] == 3, "the stalling seat is ranked last"
+        assert ls0.outcome.choice == "end" and ls0.outcome.seats == (2,)
+        await _close(peers, transports)
+
+
+async def test_a_vote_to_keep_waiting_restarts_the_deadline() -> None:
+    _, transports, peers = await memory_table(3)
+    clock = _clocked(peers)
+    peers[0].decide(Bid(1))
+    peers[1].decide(Bid(2))
+    await settle()
+    clock.advance(121)
+    await _vote_all(peers, (0, 1), "wait")
+    ls0 = peers[0].lockstep
+    assert ls0.phase == "play" and ls0.vote_options() is None
+    clock.advance(121)
+    assert ls0.vote_options()["cause"] == "late"
+    peers[2].decide(Bid(3))  # the late seat comes back: the game goes on
+    await settle(60)
+    assert all(p.lockstep.step == 1 for p in peers)
+
+
+async def test_a_reveal_that_fails_its_commit_is_proven_checked_by_all_and_voted_on() -> None:
+    _, transports, peers = await memory_table(3)
+    _clocked(peers)
+    _hold_reveals(transports[2])
+    for seat, p in enumerate(peers):
+        p.decide(Bid(1 + seat % 3))
+    await settle()
+    ls0 = peers[0].lockstep
+    cheat = forge(peers[2].lockstep.me, ls0.gid, "reveal", {"action": to_plain(Bid(2)), "salt": bytes(32)},
+                  seat=2, step=0, state_hash=ls0.hash, prev_hash=ls0.chain)
+    await transports[1].publish(peers[0].topics.log, cheat)
+    await settle(60)
+    for p in peers:
+        assert p.lockstep.proofs.proven.get(2, ("",))[0] == "reveal"
+    assert ls0.vote_options()["cause"] == "proof", "a proven cheat needs no deadline"
+    await _vote_all(peers, (0, 1))
+    _same_end(peers)
+    assert ls0.result().places[2] == 3
+
+
+async def test_a_proof_that_does_not_hold_is_dropped_and_blames_nobody() -> None:
+    _, transports, peers = await memory_table(3)
+    ls0 = peers[0].lockstep
+    peers[0].decide(Bid(1))
+    await settle()
+    commit = ls0.commits[0].raw
+    # seat 1 claims seat 0's commit and a made-up reveal that matches nothing of seat 0's
+    fake = forge(peers[1].lockstep.me, ls0.gid, "proof",
+                 {"seat": 0, "what": "equivocation", "step": 0, "evidence": [commit, commit]},
+                 seat=1, step=0, state_hash=ls0.hash, prev_hash=ls0.chain)
+    await transports[1].publish(peers[0].topics.log, fake)
+    await settle()
+    assert 0 not in ls0.proofs.proven and 0 not in peers[2].lockstep.proofs.proven
+    assert any("does not hold" in d for d in peers[2].dropped)
+
+
+async def test_two_signed_acts_for_one_step_are_proven_as_equivocation() -> None:
+    _, transports, peers = await memory_table(3)
+    for seat, p in enumerate(peers):
+        p.decide(Bid(1 + seat))
+    await settle()
+    ls1 = peers[1].lockstep
+    assert ls1.step == 1 and ls1.active() == {0}
+    me0 = peers[0].lockstep.me
+    take = forge(me0, ls1.gid, "act", {"action": to_plain(Pick(True))}, seat=0, step=1,
+                 state_hash=ls1.hash, prev_hash=ls1.chain, nonce=10**15)
+    skip = forge(me0, ls1.gid, "act", {"action": to_plain(Pick(False))}, seat=0, step=1,
+                 state_hash=ls1.hash, prev_hash=ls1.chain, nonce=10**15 + 1)
+    await transports[0].publish(peers[0].topics.log, take)
+    await transports[0].publish(peers[0].topics.log, skip)
+    await settle(60)
+    assert {p.lockstep.step for p in peers} == {2}
+    for p in peers[1:]:
+        assert p.lockstep.proofs.proven.get(0, ("",))[0] == "equivocation"
+        assert not p.lockstep.frozen
+
+
+async def test_equivocation_inside_a_sync_does_not_make_an_honest_peer_blame_an_honest_seat() -> None:
+    broker, transports, peers = await memory_table(3)
+    for seat, p in enumerate(peers):
+        p.decide(Bid(1 + seat))
+    await settle()
+    ls1, ls2 = peers[1].lockstep, peers[2].lockstep
+    broker.clients.remove(transports[2])  # peer 2 is cut off: it misses seat 0's act
+    me0 = peers[0].lockstep.me
+    take = forge(me0, ls1.gid, "act", {"action": to_plain(Pick(True))}, seat=0, step=1,
+                 state_hash=ls1.hash, prev_hash=ls1.chain, nonce=10**15)
+    await transports[0].publish(peers[0].topics.log, take)
+    await settle()
+    assert ls1.step == 2 and ls2.step == 1
+    # seat 0 answers peer 2's sync with another version of its move, for peer 2 alone
+    skip = forge(me0, ls1.gid, "act", {"action": to_plain(Pick(False))}, seat=0, step=1,
+                 state_hash=ls2.hash, prev_hash=ls2.chain, nonce=10**15 + 1)
+    lie = forge(me0, ls1.gid, "sync", {"for": ls2.me.public, "msgs": [skip]}, seat=0, step=1,
+                state_hash=ls2.hash, prev_hash=ls2.chain, nonce=10**15 + 2)
+    peers[2]._run(ls2.receive(decode_envelope(lie)))
+    assert ls2.step == 1, "a move only its author vouched for was applied"
+    # the honest seat 1 answers the same request with what the table holds
+    request = decode_envelope(ls2.sync_request()[0].payload)
+    for out in ls1.receive(request):
+        if isinstance(out, Publish) and out.channel == "sync":
+            peers[2]._run(ls2.receive(decode_envelope(out.payload)))
+    assert (ls2.step, ls2.hash, ls2.chain) == (ls1.step, ls1.hash, ls1.chain)
+    assert ls2.proofs.proven.get(0, ("",))[0] == "equivocation"
+    # seat 1's next move reaches peer 2 with the table's hash: nobody is frozen or blamed
+    peers[1].decide(Bid(2))
+    await settle()
+    peers[2]._run(ls2.receive(ls1.commits[1]))
+    assert not ls2.frozen and 1 not in ls2.proofs.proven and 1 in ls2.commits
+
+
+async def test_a_deliberately_wrong_hash_is_proven_and_voted_on_instead_of_freezing_the_table() -> None:
+    _, transports, peers = await memory_table(3)
+    _clocked(peers)
+    ls0 = peers[0].lockstep
+    liar = forge(peers[1].lockstep.me, ls0.gid, "commit", {"commit": bytes(32)}, seat=1, step=0,
+                 state_hash=b"\x01" * 32, prev_hash=ls0.chain, nonce=10**15)
+    await transports[1].publish(peers[0].topics.log, liar)
+    await settle(60)
+    for p in peers:
+        assert not p.lockstep.frozen
+        assert p.lockstep.proofs.proven.get(1, ("",))[0] == "hash"
+    assert peers[2].lockstep.vote_options()["seats"] == (1,)
+    await _vote_all(peers, (0, 2))
+    _same_end(peers)
+    assert ls0.result().places[1] == 3
+
+
+async def test_a_seat_offline_past_the_grace_lets_the_others_vote_to_end() -> None:
+    _, transports, peers = await memory_table(3)
+    clock = _clocked(peers)
+    await peers[2].stop()  # says "offline" on its way out
+    await settle()
+    ls0 = peers[0].lockstep
+    assert 2 in ls0.offline and ls0.vote_options() is None
+    clock.advance(61)
+    options = ls0.vote_options()
+    assert options["seats"] == (2,) and options["cause"] == "offline"
+    await _vote_all(peers, (0, 1))
+    _same_end(peers, seats=(0, 1))
+    assert is_ended_early(ls0.result())
+    assert "went offline" in ls0.outcome.text
+
+
+@pytest.mark.parametrize("kind", BROKERS)
+async def test_a_seat_handed_to_a_bot_is_played_to_the_end(kind) -> None:
+    import contextlib
+    async with contextlib.AsyncExitStack() as stack:
+        transports, peers = await _table(kind, 3, stack)
+        peers[2].handover("random")
+        await until(lambda: all(2 in p.lockstep.votes.handed for p in peers), 10)
+        await peers[2].stop()
+        assert peers[0].lockstep.own_seats() == [0, 2]
+        await finish(peers[:2])
+        _same_end(peers, seats=(0, 1))
+        assert not is_ended_early(peers[0].lockstep.result())
+        await _close(peers, transports)
+
+
+async def test_resume_after_a_vote_replays_to_the_same_end() -> None:
+    _, transports, peers = await memory_table(3)
+    clock = _clocked(peers)
+    for seat, p in enumerate(peers):
+        p.decide(Bid(1 + seat))
+    await settle()
+    ls0 = peers[0].lockstep
+    assert ls0.step == 1 and ls0.awaited() == {0}
+    clock.advance(121)
+    await _vote_all(peers, (1, 2))
+    assert ls0.phase == "over" and ls0.outcome is not None
+    again = Lockstep(GAME, ls0.gid, Identity.generate(), host_key=ls0.host_key)
+    again.replaying = True
+    for _, raw in ls0.accepted:
+        again.receive(decode_envelope(raw))
+    assert again.phase == "over" and (again.hash, again.chain) == (ls0.hash, ls0.chain)
+    assert again.outcome == ls0.outcome and again.result() == ls0.result()
+
+
+async def test_votes_that_cross_the_late_move_end_every_peer_at_the_voted_step() -> None:
+    # seat 2 moves just as the others' votes go out: a peer that applied the move goes back
+    _, transports, peers = await memory_table(3)
+    clock = _clocked(peers)
+    peers[0].decide(Bid(1))
+    peers[1].decide(Bid(2))
+    await settle()
+    at_step_0 = peers[0].lockstep.hash
+    clock.advance(121)
+    votes = [peers[s].lockstep.vote("end") for s in (0, 1)]  # signed, not sent yet
+    peers[2].decide(Bid(3))
+    await settle(60)
+    assert peers[2].lockstep.step == 1
+    for s in (0, 1):
+        peers[s]._run(votes[s])
+    await settle(60)
+    _same_end(peers)
+    assert peers[0].lockstep.step == 0 and peers[0].lockstep.hash == at_step_0
