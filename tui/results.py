@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.core import Result
+from engine.core.early import early_reason
 
 
 def categories(result: Result) -> list[str]:
@@ -75,6 +76,13 @@ def format_table(names: Sequence[str], result: Result) -> str:
 
 
 def winners_line(names: Sequence[str], result: Result) -> str:
+    early = early_reason(result)
+    if early is not None:  # the table voted to end it: say so before who leads
+        return f"Ended early{': ' + early if early else ''}. " + _winners(names, result)
+    return _winners(names, result)
+
+
+def _winners(names: Sequence[str], result: Result) -> str:
     winners = [names[s] for s in result.winners]
     if len(winners) == 1:
         return f"{winners[0]} wins with {result.scores[result.winners[0]]} points."

@@ -13,10 +13,12 @@ from .game import Result, Seat
 ENDED_EARLY = "ended early"
 
 
-def ended_early(result: Result, last: Iterable[Seat] = ()) -> Result:
-    """`result` with the "ended early" row and the `last` seats ranked below all others."""
+def ended_early(result: Result, last: Iterable[Seat] = (), why: str = "") -> Result:
+    """`result` with the "ended early" row (saying `why`) and the `last` seats ranked below
+    all others."""
     last = frozenset(last)
-    breakdown = tuple(rows + ((ENDED_EARLY, 0),) for rows in result.breakdown)
+    label = f"{ENDED_EARLY}: {why}" if why else ENDED_EARLY
+    breakdown = tuple(rows + ((label, 0),) for rows in result.breakdown)
     keys = [(seat not in last, result.scores[seat], result.tiebreak[seat] if result.tiebreak else 0)
             for seat in range(len(result.scores))]
     places = tuple(1 + sum(1 for other in keys if other > key) for key in keys)
@@ -27,5 +29,13 @@ def ended_early(result: Result, last: Iterable[Seat] = ()) -> Result:
     )
 
 
+def early_reason(result: Result) -> str | None:
+    """None for a game played to its end; otherwise why it ended early ("" if unsaid)."""
+    for rows in result.breakdown:
+        if rows and rows[-1][0].startswith(ENDED_EARLY):
+            return rows[-1][0][len(ENDED_EARLY) + 2:]
+    return None
+
+
 def is_ended_early(result: Result) -> bool:
-    return any(rows and rows[-1][0] == ENDED_EARLY for rows in result.breakdown)
+    return early_reason(result) is not None

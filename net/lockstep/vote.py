@@ -83,7 +83,10 @@ class Votes:
         if self.outcome is None:
             return game.result(state)
         last = self.outcome.seats if self.outcome.cause in ("late", "proof") else ()
-        return ended_early(game.result_now(state), last)
+        why = self.outcome.text.split(": ", 1)[-1]
+        if self.outcome.choice == "abandon":
+            why = f"abandoned, not scored ({why})"
+        return ended_early(game.result_now(state), last, why)
 
     # ---- our choices -------------------------------------------------------------------
     def cast(self, choice: str, seats: tuple[int, ...], cause: str) -> list[Output]:
@@ -185,7 +188,7 @@ class Votes:
         self.steps.rewind(step)
         why = f"{self._names(seats)} {WHY[cause]}"
         text = (f"the table ended the game early: {why}" if choice == "end"
-                else f"the table abandoned the game: {why}")
+                else f"the table abandoned the game (not scored): {why}")
         self.outcome = Outcome(choice, step, seats, cause, text)
         ctx.phase = "over"
         result = self.result()

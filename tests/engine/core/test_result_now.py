@@ -6,7 +6,7 @@ import pytest
 
 from engine.bots import make_bot
 from engine.core import Stream
-from engine.core.early import ENDED_EARLY, ended_early, is_ended_early
+from engine.core.early import ENDED_EARLY, early_reason, ended_early, is_ended_early
 from engine.registry import game_ids, get_game
 
 
@@ -36,6 +36,7 @@ def test_result_now_scores_an_unfinished_game_with_its_own_scoring(game_id: str,
     assert is_ended_early(early) and not is_ended_early(result)
     assert early.scores == result.scores and early.places == result.places
     assert all(rows[-1] == (ENDED_EARLY, 0) for rows in early.breakdown)
+    assert early_reason(ended_early(result, why="Bob went offline")) == "Bob went offline"
 
 
 def test_a_seat_ended_for_cause_is_ranked_last_whatever_its_score() -> None:
