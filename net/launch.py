@@ -162,8 +162,12 @@ async def host_session(
     relay_bots: int = 0,
     persist: bool = True,
     gid: str | None = None,
+    table: Mapping[str, Any] | None = None,
 ) -> Session:
-    """Start (or reopen) a hosted game: broker if embedded, our peer in seat 0, local bots."""
+    """Start (or reopen) a hosted game: broker if embedded, our peer in seat 0, local bots.
+
+    `table`: deadlines and clock for every seat (see net/lockstep/deadlines.py).
+    """
     settings = settings or BrokerSettings()
     game = get_game(game_id)
     if not 0 <= bots < players:
@@ -179,7 +183,8 @@ async def host_session(
         closers.append(transport.stop)
         peer = await host_game(game, transport, identity, players=players, options=options, name=name,
                                gid=gid, prefix=settings.prefix, persist=persist, bot=host_bot,
-                               relay_bots=relay_bots, broker_url=url, invite=True)
+                               relay_bots=relay_bots, broker_url=url, invite=True,
+                               table=table)
         if peer.store is not None:  # what `gamenight join` needs to reopen this table after a crash
             peer.store.save_meta({**peer.store.load_meta(), "bots": bots, "embedded": broker is not None,
                                   "bind": settings.bind, "port": broker.port if broker else settings.port})

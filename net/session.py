@@ -21,6 +21,7 @@ from .identity import Identity
 from .invite import pin_text
 from .lockstep import Lockstep, TableInfo
 from .lockstep.admission import TablePin
+from .lockstep.deadlines import table_settings
 from .peer import Peer
 from .store import GameStore
 from .topics import DEFAULT_PREFIX, Topics, lobby_filter
@@ -129,11 +130,13 @@ async def host_game(
     relay_bots: int = 0,
     broker_url: str = "",
     invite: bool = False,
+    table: Mapping[str, Any] | None = None,
 ) -> Peer:
     """Announce a new table (or reopen ours after a crash) and take seat 0.
 
     `invite`: only keys given the invite code (with its pin) sit or watch. Every command and
     screen hosts so; an open table is for tables inside one process (tests, selfplay, benches).
+    `table`: the table's settings (deadlines, clock; net/lockstep/deadlines.py), fixed by the start.
     """
     gid = gid or new_gid(game.id)
     store = _store(gid, identity, persist)
@@ -142,6 +145,7 @@ async def host_game(
     checked = game.check_options(options or {})
     game._check_players(players, checked)
     lockstep.table = TableInfo(game.id, players, {}, {}, relay_bots)
+    lockstep.ctx.settings = table_settings(table)
     peer = Peer(lockstep, transport, prefix=prefix, store=store, bot=bot)
     raws = store.read_log() if store else []
     if raws:

@@ -28,6 +28,9 @@ def add_net_commands(subparsers: argparse._SubParsersAction) -> None:
     host.add_argument("--name", help="your name at the table (default from config)")
     host.add_argument("--edition", help="Money!: gold_silver (default) or classic")
     host.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
+    host.add_argument("--clock", help="off (default), move:SECONDS a move, or bank:SECONDS+INCREMENT; each terminal plays its own seat on time-out")
+    host.add_argument("--deadline", type=int, metavar="SECONDS",
+                      help="seconds a seat may take to act before the others may vote (default 120; 30 to reveal)")
     host.add_argument("--headless", action="store_true", help="no TUI: a bot plays the host's seat, progress is printed")
     host.add_argument("--bot-delay", type=float, default=None, help="seconds local bots wait before acting")
     host.add_argument("--gid", help=argparse.SUPPRESS)
@@ -210,7 +213,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     name = args.name or config.player.name
     delay = config.ui.bot_delay if args.bot_delay is None else args.bot_delay
     request = dict(game_id=game.id, players=players, bots=args.bots, options=options, settings=settings,
-                   name=name, relay_bots=args.relay_bots, gid=args.gid)
+                   name=name, relay_bots=args.relay_bots, gid=args.gid, table=_table_settings(args))
     if args.headless:
         return _run(_host_headless(request, args.bot_delay or 0.0))
     from net.session import new_gid
@@ -220,6 +223,18 @@ def cmd_host(args: argparse.Namespace) -> int:
     _print(f"invite code: {_planned_invite(settings, request['gid'])}")
 
     return _run_app(HostScreen(HostRequest(**request, bot_delay=delay)), config)
+
+
+def _table_settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The host's --clock and --deadline as the table settings every peer receives."""
+    from tui.cli import _clock
+
+    table: dict[str, Any] = {"clock": str(_clock(args.clock))}
+    if args.deadline is not None:
+        if not 5 <= args.deadline <= 24 * 3600:
+            raise _cli_error("--deadline must be from 5 seconds to 24 hours")
+        table["act"] = args.deadline
+    return table
 
 
 def _planned_invite(settings: Any, gid: str) -> str:

@@ -16,6 +16,7 @@ from engine.core import Action, ActionSpace, IllegalAction, Result, Seat, View
 from net.lockstep import Note
 from net.peer import Peer
 
+from .clock import ClockError, ClockSpec, clock_text
 from .table import Table, TableEvent
 
 log = logging.getLogger(__name__)
@@ -42,6 +43,8 @@ class NetTable(Table):
         peer.listeners.append(self._on_note)
         if invite:
             self.log_lines.append(f"Invite code: {invite}")
+        if self.started:  # resumed: the start (and its settings) came from the disk log
+            self._use_settings()
 
     # ---- reading -----------------------------------------------------------------------
     @property
@@ -96,13 +99,40 @@ class NetTable(Table):
         offline = self.offline()
         who = ", ".join(names[s] + (" (offline)" if s in offline else "") for s in awaited if s < len(names))
         seconds = int(time.monotonic() - self.waiting_since)
-        return f"waiting for {who} · {seconds // 60}:{seconds % 60:02d}"
+        return f"waiting for {who} · {seconds // 60}:{seconds % 60:02d}{self.deadline_text()}"
+
+    def deadline_text(self) -> str:
+        """" · vote in 1:48", or " · V: vote" once the table may vote ("" otherwise)."""
+        if self.vote_options() is not None:
+            return " · V: vote"
+        left = self.lockstep.deadline_left()
+        return "" if left is None or self.lockstep.my_turn() else f" · vote in {clock_text(max(0.0, left))}"
+
+    # ---- the table's vote --------------------------------------------------------------
+    def vote_options(self) -> dict | None:
+        """What this terminal may vote about now ({"seats", "cause", "names", "voted"}), or None."""
+        if self.lockstep.frozen or self.is_over():
+            return None
+        return self.lockstep.vote_options()
+
+    def vote(self, choice: str) -> None:
+        """Vote "end", "abandon" or "wait"; ValueError with a line for the player otherwise."""
+        self.peer.vote(choice)
+
+    def hand_over(self, bot: str = "best") -> None:
+        """Leave for good: another terminal's bot plays this seat (ValueError if nobody can)."""
+        self.peer.handover(bot)
+
+    @property
+    def ended_why(self) -> str:
+        outcome = self.lockstep.outcome
+        return outcome.text if outcome is not None else ""
 
     def is_over(self) -> bool:
         return self.lockstep.phase == "over"
 
     def result(self) -> Result:
-        return self.game.result(self.lockstep.state)
+        return self.lockstep.result()  # marked "ended early" when the table voted to end it
 
     def offline(self) -> frozenset[Seat]:
         return frozenset(self.lockstep.offline)
@@ -153,3 +183,27 @@ class NetTable(Table):
             self.emit(TableEvent("error", note.text, dict(note.data)))
         elif kind in ("lobby", "started", "seated", "lobby_closed"):
             self.emit(TableEvent("lobby", note.text, {**note.data, "note": kind}))
+        elif kind in ("vote", "proof", "handover"):
+            self.emit(TableEvent("notice", note.text, {**note.data, "note": kind}))
+        if kind == "changed" and note.data.get("step") == 0:
+            self._use_settings()  # the game began: the host's clock is known now
+
+    def _use_settings(self) -> None:
+        """The host's clock travels in the start; each terminal runs only its own seat's."""
+        if self.clocks is not None:
+            return
+        try:
+            spec = ClockSpec.parse(str(self.lockstep.ctx.settings.get("clock", "off")))
+        except ClockError as exc:
+            log.info("the host's clock is not one this client reads: %s", exc)
+            return
+        if spec.on:
+            self.set_clock(spec)
+            try:
+                self.start_clock_watch()
+            except RuntimeError:  # no event loop yet (built outside one): start() does it
+                pass
+
+    async def start(self) -> None:
+        self._use_settings()
+        self.start_clock_watch()

@@ -22,6 +22,7 @@ from textual.widgets import Footer, Input, Label, Static
 from engine.registry import get_game
 from net.codec import MAX_NAME
 
+from ..clock import ClockSpec
 from ..config import broker_settings
 from ..net_table import NetTable
 from ..table import TableEvent
@@ -31,6 +32,7 @@ from .new_game import playable_games
 
 log = logging.getLogger(__name__)
 STYLES = Path(__file__).resolve().parent.parent / "styles"
+CLOCKS = ("off", "move:60", "move:120", "bank:600+5", "bank:1200+10")  # the host form's choices
 
 
 @dataclass
@@ -46,6 +48,7 @@ class HostRequest:
     relay_bots: int = 0
     gid: str | None = None
     bot_delay: float = 0.6
+    table: dict[str, Any] = field(default_factory=dict)  # deadlines and clock (deadlines.py)
 
 
 class HostScreen(TableSetupScreen):
@@ -67,6 +70,7 @@ class HostScreen(TableSetupScreen):
         self.players = 4
         self.bots = 3
         self.removing = False  # x was pressed: the next digit names the seat to free
+        self.clock_index = 0
 
     def compose(self) -> ComposeResult:
         with Vertical(id="host-box"):
@@ -103,6 +107,7 @@ class HostScreen(TableSetupScreen):
             PickRow("game", self._row("Game", name)),
             PickRow("players", self._row("Players", str(self.players))),
             PickRow("bots", self._row("Bots", f"{self.bots}  (bot peers run here)")),
+            PickRow("clock", self._row("Clock", ClockSpec.parse(CLOCKS[self.clock_index]).describe())),
         ]
         self.query_one("#host-settings", PickList).set_rows(rows)
 
@@ -129,6 +134,8 @@ class HostScreen(TableSetupScreen):
             self.bots = min(self.bots, self.players - 1)
         elif key == "bots":
             self.bots = (self.bots + step) % self.players
+        elif key == "clock":
+            self.clock_index = (self.clock_index + step) % len(CLOCKS)
         self._draw_form()
 
     def action_host(self) -> None:
@@ -147,7 +154,7 @@ class HostScreen(TableSetupScreen):
         name = self.query_one("#host-name", Input).value.strip()[:MAX_NAME] or config.player.name
         settings = broker_settings(config, broker)
         self._start(HostRequest(self.games[self.game_index][0], self.players, self.bots, {}, settings, name,
-                                bot_delay=self.app.bot_delay))
+                                bot_delay=self.app.bot_delay, table={"clock": CLOCKS[self.clock_index]}))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -207,7 +214,7 @@ class HostScreen(TableSetupScreen):
             session = await host_session(
                 request.game_id, players=request.players, bots=request.bots, options=request.options,
                 settings=request.settings or BrokerSettings(), name=request.name,
-                relay_bots=request.relay_bots, gid=request.gid, bot_delay=request.bot_delay,
+                relay_bots=request.relay_bots, gid=request.gid, bot_delay=request.bot_delay, table=request.table,
             )
         except Exception as exc:  # unreachable broker, busy port, bad options: say it plainly
             log.info("hosting failed", exc_info=True)
