@@ -102,9 +102,9 @@ class NetTable(Table):
         return f"waiting for {who} · {seconds // 60}:{seconds % 60:02d}{self.deadline_text()}"
 
     def deadline_text(self) -> str:
-        """" · vote in 1:48", or " · V: vote" once the table may vote ("" otherwise)."""
+        """" · vote in 1:48", or " · ^E: vote" once the table may vote ("" otherwise)."""
         if self.vote_options() is not None:
-            return " · V: vote"
+            return " · ^E: vote"
         left = self.lockstep.deadline_left()
         return "" if left is None or self.lockstep.my_turn() else f" · vote in {clock_text(max(0.0, left))}"
 

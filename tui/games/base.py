@@ -28,6 +28,7 @@ from engine.core import Action, ActionSpace, GameError, Seat, View
 
 from ..screens.dialogs import ConfirmDialog
 from ..screens.pass_to import PassToScreen
+from ..screens.vote import ask_vote, vote_offered
 from ..table import Table, TableEvent
 from ..widgets import GameLogPanel, Scoreboard
 from ..widgets.chat import ChatPanel
@@ -47,6 +48,7 @@ class GameScreen(Screen[None]):
         Binding("escape", "leave", "Menu", show=True),
         Binding("e", "results", "Results", show=True),
         Binding("ctrl+t", "chat", "Chat", show=True),
+        Binding("ctrl+e", "vote", "Vote", show=True),  # network: a late, gone or cheating seat
     ]
 
     def __init__(self, table: Table) -> None:
@@ -125,6 +127,8 @@ class GameScreen(Screen[None]):
         yield Static("", id="message", markup=False)
         yield Static("", id="waiting", markup=False)
         yield Footer()
+
+    _vote_offered = False
 
     def on_mount(self) -> None:
         self.query_one("#message", Static).display = False
@@ -238,6 +242,7 @@ class GameScreen(Screen[None]):
         if callable(waiting_for):
             seconds = int(waiting_for()[1])
             clock = f" · {seconds} s" if seconds >= 3 else ""
+            clock += self.table.deadline_text()  # " · vote in 1:48" (network tables)
         return f"waiting for: {', '.join(others)}{clock}"
 
     def _tick(self) -> None:
@@ -246,6 +251,9 @@ class GameScreen(Screen[None]):
             try:
                 self.query_one("#waiting", Static).update(self.waiting_text(self.table.awaiting()))
                 self._draw_clocks()
+                if vote_offered(self.table) != self._vote_offered:  # the footer shows Vote
+                    self._vote_offered = not self._vote_offered
+                    self.refresh_bindings()
             except Exception:
                 log.exception("updating the waiting line failed")
 
@@ -269,12 +277,17 @@ class GameScreen(Screen[None]):
             return self.table.is_over()
         if action == "chat":
             return self.has_chat
+        if action == "vote":
+            return vote_offered(self.table)
         return True
 
     @property
     def has_chat(self) -> bool:
         """Networked tables carry a signed chat; a local table has nobody to talk to."""
         return bool(getattr(self.table, "supports_chat", False))
+
+    def action_vote(self) -> None:
+        ask_vote(self)
 
     def action_chat(self) -> None:
         if self.has_chat:
