@@ -28,7 +28,7 @@ from engine.core import Action, ActionSpace, GameError, Seat, View
 
 from ..screens.dialogs import ConfirmDialog
 from ..screens.pass_to import PassToScreen
-from ..screens.vote import ask_vote, vote_offered
+from ..screens.vote import ask_leave, ask_vote, vote_offered
 from ..table import Table, TableEvent
 from ..widgets import GameLogPanel, Scoreboard
 from ..widgets.chat import ChatPanel
@@ -308,7 +308,8 @@ class GameScreen(Screen[None]):
             question = "Leave this game?"
         if self.table.leave_warning and not self.table.is_over():
             question += "\n" + self.table.leave_warning
-        self.app.push_screen(ConfirmDialog(question), self._leave_answer)
+        if not ask_leave(self, question):  # a network seat may go to a bot instead
+            self.app.push_screen(ConfirmDialog(question), self._leave_answer)
 
     def _leave_answer(self, yes: bool | None) -> None:
         if yes:

@@ -79,3 +79,47 @@ def ask_vote(screen: Any) -> None:
         screen.show_message(f"You voted to {choice}.")
 
     screen.app.push_screen(VoteDialog(options), answer)
+
+
+class LeaveDialog(ModalScreen[str | None]):
+    """Leaving a running network game: come back later, or hand the seat to a bot for good."""
+
+    BINDINGS = [
+        Binding("y,enter", "choose('leave')", "Leave", show=True),
+        Binding("b", "choose('bot')", "Leave, a bot plays", show=True),
+        Binding("n,escape", "choose('')", "Stay", show=True),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__(classes="dialog-screen")
+        self.question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(self.question, id="dialog-message", markup=False)
+            yield Static("y: leave (rejoin later)   b: leave, a bot plays my seat   n: stay",
+                         classes="dialog-hint")
+        yield Footer()
+
+    def action_choose(self, choice: str) -> None:
+        self.dismiss(choice or None)
+
+
+def ask_leave(screen: Any, question: str) -> bool:
+    """On a running network game, ask with the handover choice; False if it does not apply."""
+    table = screen.table
+    if not callable(getattr(table, "hand_over", None)) or table.is_over() or not table.local_seats:
+        return False
+
+    def answer(choice: str | None) -> None:
+        if choice == "bot":
+            try:
+                table.hand_over()
+            except ValueError as exc:
+                screen.show_message(str(exc), error=True)
+                return
+        if choice:
+            screen.app.leave_table(table)
+
+    screen.app.push_screen(LeaveDialog(question), answer)
+    return True
