@@ -15,6 +15,7 @@ from net.codec import decode_envelope
 from net.identity import Identity
 from net.launch import BrokerSettings, connect
 from net.lockstep import Lockstep, Publish
+from net.transport import MemoryBroker, MemoryTransport
 
 from .brokers import HAVE_MOSQUITTO, running_broker
 from .fakegame import GAME, Bid, Pick
@@ -306,3 +307,68 @@ async def test_votes_that_cross_the_late_move_end_every_peer_at_the_voted_step()
     await settle(60)
     _same_end(peers)
     assert peers[0].lockstep.step == 0 and peers[0].lockstep.hash == at_step_0
+
+
+async def _net_tables(clock: str):
+    from net.session import host_game, join_game
+    from tui.net_table import NetTable
+
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(3)]
+    for t in transports:
+        await t.start()
+    ids = [Identity.generate() for _ in range(3)]
+    peers = [await host_game(GAME, transports[0], ids[0], players=3, persist=False, name="P0",
+                             table={"clock": clock})]
+    tables = [NetTable(peers[0])]
+    for i in (1, 2):
+        peers.append(await join_game(transports[i], ids[i], peers[0].lockstep.gid, name=f"P{i}",
+                                     persist=False, game=GAME))
+        tables.append(NetTable(peers[i]))
+    await until(lambda: all(p.lockstep.phase == "play" for p in peers))
+    return peers, tables
+
+
+async def test_the_hosts_clock_reaches_every_terminal_and_each_plays_only_its_own_seat() -> None:
+    peers, tables = await _net_tables("move:30")
+    now = [1000.0]
+    for t in tables:
+        assert t.clocks is not None and str(t.clocks.spec) == "move:30"
+        t.clocks._now = lambda: now[0]
+    for t in tables:
+        assert t.due_for_autoplay() == []
+    now[0] += 31
+    notices = []
+    tables[0].subscribe(lambda e: e.kind == "notice" and notices.append(e.text))
+    for seat, t in enumerate(tables):
+        assert t.due_for_autoplay() == [seat], "a terminal plays its own seat, never another's"
+        await t.play_for(seat)
+    await settle(60)
+    assert {p.lockstep.step for p in peers} == {1}
+    assert len({p.lockstep.hash for p in peers}) == 1
+    assert any("P0's clock ran out" in n for n in notices)
+    for t in tables:
+        await t.stop_clock_watch()
+
+
+async def test_a_network_table_shows_the_deadline_and_reports_a_game_ended_by_vote() -> None:
+    from tui.results import winners_line
+
+    peers, tables = await _net_tables("off")
+    clock = _clocked(peers)
+    assert tables[0].clocks is None
+    await tables[0].submit(0, Bid(1))
+    await tables[1].submit(1, Bid(2))
+    await settle()
+    assert tables[0].deadline_text().startswith(" · vote in 2:0")
+    assert tables[0].vote_options() is None
+    clock.advance(125)
+    assert tables[0].deadline_text() == " · ^E: vote"
+    assert tables[0].vote_options()["names"] == ["P2"]
+    tables[0].vote("end")
+    tables[1].vote("end")
+    await settle(60)
+    assert all(t.is_over() for t in tables)
+    line = winners_line(tables[2].names, tables[2].result())
+    assert line.startswith("Ended early: P2 did not play in time.")
+    assert "P2 did not play in time" in tables[2].ended_why
