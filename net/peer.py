@@ -128,6 +128,7 @@ class Peer:
         self._run(outputs or [])
         self._publish_presence("online")
         self._bot_if_my_turn()  # a resumed bot may already be the one everybody waits for
+        self._proxy_turns()  # and a seat handed to us, after a resume
         if self.stall_after:
             self._watch_task = asyncio.create_task(self._watchdog())
 

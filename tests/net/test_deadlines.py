@@ -372,3 +372,17 @@ async def test_a_network_table_shows_the_deadline_and_reports_a_game_ended_by_vo
     line = winners_line(tables[2].names, tables[2].result())
     assert line.startswith("Ended early: P2 did not play in time.")
     assert "P2 did not play in time" in tables[2].ended_why
+
+
+def test_host_clock_and_deadline_options_become_the_table_settings() -> None:
+    import argparse
+
+    from tui.cli import CliError
+    from tui.cli_net import _table_settings
+
+    assert _table_settings(argparse.Namespace(clock="bank:10m+5s", deadline=90)) == {"clock": "bank:600+5", "act": 90}
+    assert _table_settings(argparse.Namespace(clock=None, deadline=None)) == {"clock": "off"}
+    with pytest.raises(CliError, match="clock 'soon'"):
+        _table_settings(argparse.Namespace(clock="soon", deadline=None))
+    with pytest.raises(CliError, match="--deadline"):
+        _table_settings(argparse.Namespace(clock=None, deadline=2))
