@@ -9,13 +9,14 @@ Three faults can be proven, each by the offending envelopes themselves (the `evi
 A peer that detects one publishes a `proof` on the log; every peer checks it before acting on it
 (a proof that does not hold is dropped, and nothing is blamed). A proven seat lets the others
 vote (vote.py). The guard for `sync` lives here too: a step message delivered inside a sync
-answer by its own author is held until another peer (or the live log) confirms it, so a seat
-cannot feed one lagging peer a different version of its move.
+answer by its own author stays unconfirmed until another peer (or the live log) delivers it,
+so a seat cannot feed one lagging peer a different version of its move (see `guard`).
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from engine.core import DecodeError, from_plain
@@ -55,7 +56,10 @@ class Proofs:
         self.proven: dict[int, tuple[str, bytes]] = {}  # seat -> (what, proof digest)
         self.reported: set[tuple[int, str, int]] = set()
         self.pending: list[Envelope] = []  # proofs about a step not reached yet
-        self.held: dict[tuple[str, int, int], Envelope] = {}  # from sync, by its author alone
+        # step messages only their author delivered (inside its own sync answer): raw by key
+        self.unconfirmed: dict[tuple[str, int, int], bytes] = {}
+        self.suspect: set[tuple[str, int, int]] = set()  # unconfirmed, and the table disagrees
+        self.ask_again: Callable[[], list[Output]] = list  # a sync_req (the router sets it)
         self.mismatch: dict[int, dict[int, tuple[bytes, bytes]]] = {}  # step -> seat -> (h, c)
         ctx.on_equivocation = self.equivocation
         ctx.on_mismatch = self.on_mismatch
@@ -93,6 +97,16 @@ class Proofs:
         every other peer checks against its own hash; nobody freezes.
         """
         ctx = self.ctx
+        doubtful = [key for key in self.unconfirmed if key[2] < env.step]
+        if doubtful:  # our state rests on a move only its author vouched for: it may be a lie
+            back = min(key[2] for key in doubtful)
+            self.suspect.update(doubtful)
+            for key in doubtful:
+                ctx.history.pop(key, None)
+            self.steps.rewind(back)
+            out = ctx.drop(env, f"seat {env.seat} disagrees with a move only its author sent this peer "
+                                f"(step {back}): asking the table again")
+            return out + self.ask_again()
         seen = self.mismatch.setdefault(env.step, {})
         seen[env.seat] = (env.state_hash, env.prev_hash)
         if len(seen) >= 2 and len(set(seen.values())) == 1:
@@ -184,21 +198,37 @@ class Proofs:
 
     # ---- sync guard --------------------------------------------------------------------
     def guard(self, env: Envelope) -> tuple[list[Output], bool]:
-        """(outputs, go on?) for a step message: hold one that only its author delivered."""
+        """(outputs, go on?) for a step message, checked against what the others hold.
+
+        A message that only its author delivered (inside its own `sync` answer, at a table of
+        three or more) is applied but remembered as unconfirmed. Another version of it from
+        anyone else proves equivocation, and the other version wins: the peer goes back to that
+        step and applies it. Once a seat's later message disagrees with a state built on an
+        unconfirmed message, that message is suspect (see `on_mismatch`): it is held, not
+        applied, when its author delivers it again.
+        """
         ctx = self.ctx
-        held = self.held.get(env.key)
-        alone = ctx.via is not None and ctx.via == env.sender and len(ctx.keys) >= 3
-        if alone and not ctx.replaying:
-            if held is None and env.step >= ctx.step and len(self.held) < MAX_HELD:
-                self.held[env.key] = env
-                return [Note("dropped", f"{env.kind} of seat {env.seat} for step {env.step} came only "
-                                        "from its author inside a sync: held until another peer confirms it")], False
-            if held is not None and held.raw != env.raw:
-                return self.equivocation(env, held.raw), False
-            return [], False
-        if held is None:
+        key = env.key
+        prev = self.unconfirmed.get(key)
+        alone = ctx.via is not None and ctx.via == env.sender and len(ctx.keys) >= 3 and not ctx.replaying
+        if alone:
+            if prev is not None and prev != env.raw:
+                return self.equivocation(env, prev), False  # the author's second version: not used
+            if key in self.suspect:
+                return [Note("dropped", f"{env.kind} of seat {env.seat} for step {env.step}: the table "
+                                        "disagrees with it; waiting for another peer's copy")], False
+            if prev is None and len(self.unconfirmed) < MAX_HELD:
+                self.unconfirmed[key] = env.raw
             return [], True
-        del self.held[env.key]
-        if held.raw != env.raw:
-            return self.equivocation(env, held.raw), True
-        return [], True
+        if prev is None:
+            return [], True
+        del self.unconfirmed[key]
+        self.suspect.discard(key)
+        if prev == env.raw:
+            return [], True  # confirmed by another peer or the live log
+        out = self.equivocation(env, prev)
+        if env.step < ctx.step:  # we built on the author's other version: go back and use this one
+            self.steps.rewind(env.step)
+        ctx.history.pop(key, None)
+        self.steps.round.table(env.kind).pop(env.seat, None)
+        return out, True

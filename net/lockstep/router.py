@@ -82,6 +82,7 @@ class Lockstep:
         self._handlers = self._handlers_by_kind()
         # a table that must not wait forever: proofs of faults, deadlines, the vote
         self.proofs = self.steps.proofs = Proofs(ctx, self.steps)
+        self.proofs.ask_again = self.catchup.request
         self.deadlines = Deadlines(ctx, self.steps, self.proofs, self.social.offline)
         self.votes = Votes(ctx, self.steps, self.proofs, self.buffer)
         self.votes.offline = self.social.offline

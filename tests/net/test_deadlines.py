@@ -190,6 +190,7 @@ async def test_two_signed_acts_for_one_step_are_proven_as_equivocation() -> None
 
 async def test_equivocation_inside_a_sync_does_not_make_an_honest_peer_blame_an_honest_seat() -> None:
     broker, transports, peers = await memory_table(3)
+    clock = _clocked(peers)
     for seat, p in enumerate(peers):
         p.decide(Bid(1 + seat))
     await settle()
@@ -207,19 +208,32 @@ async def test_equivocation_inside_a_sync_does_not_make_an_honest_peer_blame_an_
     lie = forge(me0, ls1.gid, "sync", {"for": ls2.me.public, "msgs": [skip]}, seat=0, step=1,
                 state_hash=ls2.hash, prev_hash=ls2.chain, nonce=10**15 + 2)
     peers[2]._run(ls2.receive(decode_envelope(lie)))
-    assert ls2.step == 1, "a move only its author vouched for was applied"
-    # the honest seat 1 answers the same request with what the table holds
-    request = decode_envelope(ls2.sync_request()[0].payload)
-    for out in ls1.receive(request):
-        if isinstance(out, Publish) and out.channel == "sync":
-            peers[2]._run(ls2.receive(decode_envelope(out.payload)))
-    assert (ls2.step, ls2.hash, ls2.chain) == (ls1.step, ls1.hash, ls1.chain)
-    assert ls2.proofs.proven.get(0, ("",))[0] == "equivocation"
-    # seat 1's next move reaches peer 2 with the table's hash: nobody is frozen or blamed
+    assert ls2.step == 2 and ls2.hash != ls1.hash, "peer 2 now stands on seat 0's other version"
+    # seat 1 moves on; its commit carries the table's chain, which peer 2 does not share
+    errors: list = []
+    peers[2].listeners.append(lambda note: note.kind in ("error", "desync") and errors.append(note.text))
     peers[1].decide(Bid(2))
     await settle()
-    peers[2]._run(ls2.receive(ls1.commits[1]))
-    assert not ls2.frozen and 1 not in ls2.proofs.proven and 1 in ls2.commits
+    out = ls2.receive(ls1.commits[1])
+    assert not ls2.frozen and 1 not in ls2.proofs.proven and not errors, "an honest seat was blamed"
+    assert ls2.step == 1, "peer 2 goes back to the move only its author vouched for"
+    requests = [o for o in out if isinstance(o, Publish) and o.channel == "sync"]
+    assert requests, "and asks the table again"
+    # seats answer in turn; the honest seat 1 answers with what the table holds
+    answered = False
+    for _ in range(3):
+        clock.advance(2)
+        request = decode_envelope(ls2.sync_request()[0].payload)
+        for out in ls1.receive(request):
+            if isinstance(out, Publish) and out.channel == "sync":
+                answered = True
+                peers[2]._run(ls2.receive(decode_envelope(out.payload)))
+        if answered:
+            break
+    assert answered
+    assert (ls2.step, ls2.hash, ls2.chain) == (ls1.step, ls1.hash, ls1.chain)
+    assert ls2.proofs.proven.get(0, ("",))[0] == "equivocation"
+    assert not ls2.frozen and 1 not in ls2.proofs.proven and not errors and 1 in ls2.commits
 
 
 async def test_a_deliberately_wrong_hash_is_proven_and_voted_on_instead_of_freezing_the_table() -> None:
