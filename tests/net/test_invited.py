@@ -75,7 +75,7 @@ def test_a_joiner_trusts_only_the_announcement_signed_by_the_pinned_key() -> Non
     out = joiner.receive(decode_envelope(fake_announce))  # the attacker's comes first
     assert joiner.host_key is None and any("not signed by the host the invite names" in o.text for o in out)
     forged_start = forge(attacker, gid, "start", {"game": GAME.id, "players": 1, "options": {}, "versions": {},
-                                                  "keys": [joiner.me.public], "names": ["x"]},
+                                                  "keys": [joiner.me.public], "names": ["x"], "table": {}},
                          seat=0, step=0, state_hash=ZERO, prev_hash=ZERO)
     joiner.receive(decode_envelope(forged_start))
     assert joiner.phase == "lobby" and joiner.host_key is None
