@@ -187,6 +187,8 @@ async def test_a_forged_open_is_rejected_with_the_sender_named_and_the_honest_on
         assert "seat 2 (P2): open does not match its commit" in errors[0]
         assert ls0.step == honest.step and 2 in ls0.sealed, "a forged open was applied"
         assert ls0.state.bags[2] == ZERO
+        await until(lambda: 2 in ls0.proofs.proven)  # the forged open fails its seal: proven
+        assert ls0.proofs.proven[2][0] == "reveal"
         released[0] = True
         await transports[2].publish(peers[0].topics.log, honest.raw)
         await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in peers)), 60)
