@@ -50,7 +50,7 @@ class Deadlines:
         """Start a new deadline when the awaited seats (or the step) change."""
         ctx = self.ctx
         now = ctx.clock()
-        mark = (ctx.phase, ctx.step, self.steps.awaited() if ctx.phase == "play" else frozenset())
+        mark = (ctx.phase, ctx.step, ctx.awaited())
         if mark != self.mark:
             self.mark, self.since = mark, now
         for seat in list(self.offline_since):
@@ -68,6 +68,8 @@ class Deadlines:
     def limit(self) -> int:
         """Seconds for the wait in progress: to reveal (or open), or to act."""
         steps, r = self.steps, self.steps.round
+        if self.ctx.phase == "seed":
+            return self.seconds("reveal")  # seed shares go out by themselves: nobody thinks
         mode = steps.step_mode()
         revealing = mode == "open" or mode == "commit" and all(s in r.commits for s in steps.active())
         return self.seconds("reveal" if revealing else "act")
@@ -75,7 +77,7 @@ class Deadlines:
     def left(self) -> float | None:
         """Seconds before the seats awaited now are late (None when nobody is awaited)."""
         self.follow()
-        if self.ctx.phase != "play" or not self.steps.awaited():
+        if self.ctx.phase not in ("seed", "play") or not self.ctx.awaited():
             return None
         return self.limit() - (self.ctx.clock() - self.since)
 
@@ -87,14 +89,14 @@ class Deadlines:
         """
         ctx = self.ctx
         self.follow()
-        if ctx.phase != "play":
+        if ctx.phase not in ("seed", "play"):
             return None
         handed = set(ctx.signers)
         proven = tuple(sorted(s for s in self.proofs.proven if s not in own and s not in handed))
         if proven:
             return proven, "proof"
         now = ctx.clock()
-        late = tuple(sorted(self.steps.awaited() - own - handed))
+        late = tuple(sorted(ctx.awaited() - own - handed))
         if late and now - self.since >= self.limit():
             return late, "late"
         grace = self.seconds("grace")

@@ -208,7 +208,7 @@ class Lockstep:
     def vote_options(self) -> dict[str, Any] | None:
         """What this peer may vote about now, or None: {"seats", "cause", "names", "voted"}."""
         seat = self.ctx.my_seat
-        if seat is None or seat in self.ctx.signers or self.ctx.phase != "play":
+        if seat is None or seat in self.ctx.signers or self.ctx.phase not in ("seed", "play"):
             return None
         reason = self.deadlines.reason(frozenset(self.steps.own_seats()))
         if reason is None or seat not in self.votes.electorate(reason[0]):

@@ -82,6 +82,9 @@ class Votes:
         game, state = self.ctx.game, self.steps.state
         if self.outcome is None:
             return game.result(state)
+        if state is None:  # abandoned before the deal: nothing to score
+            state_result = Result.from_breakdown([[] for _ in self.ctx.keys])
+            return ended_early(state_result, (), f"abandoned before the deal ({self.outcome.text.split(': ', 1)[-1]})")
         last = self.outcome.seats if self.outcome.cause in ("late", "proof") else ()
         why = self.outcome.text.split(": ", 1)[-1]
         if self.outcome.choice == "abandon":
@@ -94,8 +97,10 @@ class Votes:
         ctx = self.ctx
         if choice not in CHOICES or cause not in CAUSES:
             raise ValueError(f"no vote {choice!r} for {cause!r}")
-        if ctx.phase != "play" or ctx.my_seat not in self.electorate(seats):
+        if ctx.phase not in ("seed", "play") or ctx.my_seat not in self.electorate(seats):
             raise ValueError("this seat has no vote here")
+        if ctx.phase == "seed" and choice == "end":
+            choice = "abandon"  # nothing is dealt yet: there is nothing to score
         proof = self.proofs.proven.get(seats[0], ("", b""))[1] if cause == "proof" else b""
         body = {"step": ctx.step, "round": self.rounds.get(ctx.step, 0), "seats": list(seats),
                 "cause": cause, "choice": choice, "proof": proof}
@@ -118,11 +123,13 @@ class Votes:
     def on_vote(self, env: Envelope) -> list[Output]:
         """A `vote` from the seat bound to its key."""
         ctx, body = self.ctx, env.body
-        if ctx.phase != "play":
-            return self.buffer.hold(env) if ctx.phase in ("lobby", "seed") else []
+        if ctx.phase not in ("seed", "play"):
+            return self.buffer.hold(env) if ctx.phase == "lobby" else []
         if env.step > ctx.step:
             return self.buffer.hold(env)
         seats = tuple(body["seats"])
+        if ctx.phase == "seed" and body["choice"] == "end":
+            return ctx.drop(env, "a vote to end before the deal: only abandon or wait")
         problem = self._problem(env, seats)
         if problem == "pending":
             if len(self.pending) < MAX_PENDING:

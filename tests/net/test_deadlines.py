@@ -400,3 +400,29 @@ def test_host_clock_and_deadline_options_become_the_table_settings() -> None:
         _table_settings(argparse.Namespace(clock="soon", deadline=None))
     with pytest.raises(CliError, match="--deadline"):
         _table_settings(argparse.Namespace(clock=None, deadline=2))
+
+
+async def test_a_seat_that_withholds_its_seed_reveal_is_voted_off_before_the_deal() -> None:
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(3)]
+    for t in transports:
+        await t.start()
+    publish = transports[2].publish_now
+
+    def no_seed_reveal(topic, payload, qos=1, retain=False):
+        return True if b"\xabseed_reveal" in payload else publish(topic, payload, qos, retain)
+
+    transports[2].publish_now = no_seed_reveal  # seat 2 sees the others' shares, keeps its own
+    peers = await table_of(3, transports)
+    await until(lambda: all(p.lockstep.phase == "seed" and p.lockstep.awaited() == {2} for p in peers[:2]))
+    clock = _clocked(peers)
+    ls0 = peers[0].lockstep
+    assert ls0.vote_options() is None
+    clock.advance(31)
+    assert ls0.vote_options() == {"seats": (2,), "cause": "late", "names": ["P2"], "voted": None}
+    await _vote_all(peers, (0, 1))  # "end" means abandon: nothing is dealt to score
+    for p in peers:  # the withholder's own peer, which saw the deal, ends too
+        assert p.lockstep.phase == "over" and p.lockstep.outcome.choice == "abandon"
+    for p in peers[:2]:
+        assert p.lockstep.state is None
+        assert "abandoned before the deal" in p.lockstep.result().breakdown[0][-1][0]
