@@ -313,6 +313,8 @@ class Peer:
             self._schedule_bot()
         if note.kind in ("changed", "handover") and not self.lockstep.replaying:
             self._proxy_turns()
+        if note.kind == "vote" and self.bot_kind is not None:  # a bot seat follows the players
+            asyncio.get_running_loop().call_soon(lambda: self._run(self.lockstep.votes.follow(note)))
         for listener in list(self.listeners):
             try:
                 listener(note)

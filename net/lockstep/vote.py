@@ -107,6 +107,20 @@ class Votes:
         env = ctx.sign("vote", body)
         return [Publish("log", env.raw)] + self.on_vote(env)
 
+    def follow(self, note: Note) -> list[Output]:
+        """A bot's seat votes as the first player who voted in this round (bots never start
+        a vote, and a table of bots and one player is not held hostage by the bots)."""
+        ctx, data = self.ctx, note.data
+        seat = ctx.my_seat
+        if ctx.replaying or seat is None or data.get("seat") == seat or "seats" not in data:
+            return []
+        if seat not in self.electorate(data["seats"]) or self.voted(data["seats"], data["cause"]):
+            return []
+        try:
+            return self.cast(data["choice"], data["seats"], data["cause"])
+        except ValueError:
+            return []
+
     def handover(self, bot: str) -> list[Output]:
         """Our seat leaves: the lowest other seat that is online (and plays itself) takes it."""
         ctx = self.ctx
@@ -146,7 +160,8 @@ class Votes:
         ctx.accept(ctx.step, env)
         names = ctx.display_names()
         text = f"{names[env.seat]} votes to {body['choice']} ({self._names(seats)} {WHY[body['cause']]})"
-        out: list[Output] = [Keep(env.raw), Note("vote", text, {"seat": env.seat, "choice": body["choice"]})]
+        data = {"seat": env.seat, "choice": body["choice"], "seats": seats, "cause": body["cause"]}
+        out: list[Output] = [Keep(env.raw), Note("vote", text, data)]
         return out + self._decide(key)
 
     def _problem(self, env: Envelope, seats: tuple[int, ...]) -> str | None:

@@ -426,3 +426,22 @@ async def test_a_seat_that_withholds_its_seed_reveal_is_voted_off_before_the_dea
     for p in peers[:2]:
         assert p.lockstep.state is None
         assert "abandoned before the deal" in p.lockstep.result().breakdown[0][-1][0]
+
+
+async def test_a_bot_seat_follows_the_first_players_vote() -> None:
+    _, transports, peers = await memory_table(3)
+    clock = _clocked(peers)
+    peers[0].decide(Bid(1))
+    peers[1].decide(Bid(2))
+    await settle()
+    peers[1].bot_kind = "random"  # seat 1 is played by a bot from now: it never starts a vote
+    clock.advance(121)
+    assert peers[0].lockstep.phase == "play"
+    peers[0].vote("wait")
+    await settle(60)
+    ls0 = peers[0].lockstep
+    assert ls0.phase == "play" and ls0.votes.rounds.get(0) == 1, "the bot followed: the table waits"
+    clock.advance(121)
+    peers[0].vote("end")
+    await settle(60)
+    _same_end(peers)
