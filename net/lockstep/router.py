@@ -303,7 +303,9 @@ class Lockstep:
         if not 0 <= env.seat < len(keys):
             return f"seat {env.seat} does not exist at this table"
         signer = self.ctx.signers.get(env.seat, keys[env.seat])  # a seat handed to a bot
-        if signer != env.sender and not (env.kind in TABLE_KINDS and keys[env.seat] == env.sender):
+        # after a handover the leaver's key still votes, and still opens what it committed before
+        kept = env.kind in TABLE_KINDS or env.kind in ("reveal", "open")
+        if signer != env.sender and not (kept and keys[env.seat] == env.sender):
             return f"seat {env.seat} is bound to another key (sender {peer_id(env.sender)})"
         return None
 

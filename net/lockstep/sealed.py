@@ -98,9 +98,12 @@ class Sealing:
         """In an open step naming our seat, publish the opening of our sealed action."""
         steps, ctx = self.steps, self.ctx
         seat = ctx.game.opening(steps.state) if ctx.phase == "play" and steps.step_mode() == "open" else None
-        if ctx.replaying or seat is None or seat not in steps.own_seats() or seat in steps.round.acts:
+        ours = seat in steps.own_seats() or seat == ctx.my_seat  # a bag sealed before a handover
+        if ctx.replaying or seat is None or not ours or seat in steps.round.acts:
             return []
         opening = self.original(seat)
+        if opening is None and seat != ctx.my_seat:
+            return []  # sealed before it was handed to us: only the leaver can open it
         if opening is None:
             return [Note("error", f"seat {seat} must open its sealed choice but this peer lost it")]
         original, salt = opening

@@ -71,7 +71,8 @@ class CommitReveal:
         """Every commit is in: publish our reveal (once)."""
         ctx, r = self.ctx, self.steps.round
         out: list[Output] = []
-        for seat in self.steps.own_seats():  # ours, and any seat handed to us
+        seats = self.steps.own_seats() + [ctx.my_seat]  # ours (even handed over), any handed to us
+        for seat in sorted({s for s in seats if s is not None}):
             if seat not in self.steps.active() or seat in r.reveals:
                 continue
             opening = self.steps.opening(self.steps.secret_name("commit", ctx.step, seat))
