@@ -37,6 +37,19 @@ class Profile:
     price_left: tuple[int, ...]  # coins per unit bought from the left neighbour
     price_right: tuple[int, ...]
     shields: int
+    reach: tuple[int, ...]  # most units per resource the city can make (either/or counted for each)
+    sell_reach: tuple[int, ...]  # the same for what it sells
+
+
+def _reach(pool: Pool) -> tuple[int, ...]:
+    fixed, choices = pool
+    if not choices:
+        return fixed
+    out = list(fixed)
+    for options in choices:
+        for r in options:
+            out[r] += 1
+    return tuple(out)
 
 
 _PROFILES: dict[tuple, Profile] = {}
@@ -86,14 +99,17 @@ def _extend(parent: Profile, e, name: str | None) -> Profile:
             prices[r] = min(prices[r], e.discount_price)
         price_left, price_right = tuple(left), tuple(right)
     _SERIAL[0] += 1
+    own, sells = (own_fixed, own_choice), (sell_fixed, sell_choice)
     return Profile(
         serial=_SERIAL[0],
         names=parent.names | {name} if name is not None else parent.names,
-        own=(own_fixed, own_choice),
-        sells=(sell_fixed, sell_choice),
+        own=own,
+        sells=sells,
         price_left=price_left,
         price_right=price_right,
         shields=parent.shields + e.shields,
+        reach=parent.reach if own == parent.own else _reach(own),
+        sell_reach=parent.sell_reach if sells == parent.sells else _reach(sells),
     )
 
 
@@ -122,14 +138,18 @@ def _make_profile(wonder: str, side: str, stages: int, cards: tuple[str, ...]) -
             price[side_name][r] = min(price[side_name][r], e.discount_price)
         shields += e.shields
     _SERIAL[0] += 1
+    own_pool = (tuple(own), tuple(sorted(own_choice)))
+    sell_pool = (tuple(sells), tuple(sorted(sell_choice)))
     return Profile(
         serial=_SERIAL[0],
         names=frozenset(CARDS[c].name for c in cards),
-        own=(tuple(own), tuple(sorted(own_choice))),
-        sells=(tuple(sells), tuple(sorted(sell_choice))),
+        own=own_pool,
+        sells=sell_pool,
         price_left=tuple(price["left"]),
         price_right=tuple(price["right"]),
         shields=shields,
+        reach=_reach(own_pool),
+        sell_reach=_reach(sell_pool),
     )
 
 

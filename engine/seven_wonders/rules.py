@@ -36,7 +36,9 @@ from .cards import (
     age_cards,
     guild_count,
 )
-from .payment import Profile, Way, city_ways, profile
+from .payment import Profile, profile
+from .picks import Context, Picks
+from .picks import card_options as card_options  # re-exported: screens and tests import it here
 from .scoring import Table, result_of, score_table
 from .state import (
     BABYLON,
@@ -61,84 +63,9 @@ from .state import (
 )
 
 SIDES = ("A", "B")
-_FREE_WAY = ((0, 0),)
 
 
 # ---- the paying context of a seat ------------------------------------------------------------
-class Context:
-    """What a seat's pick is checked against: its city, its neighbours', prices and budget.
-
-    `discount_basis` (stages, cards) selects the city whose discounts apply (Babylon's last
-    card: the city at the start of the turn); `budget` is the coins it may spend.
-    """
-
-    __slots__ = ("own", "left", "right", "prices", "budget", "stage_cost", "stage_coins", "n_stages")
-
-    def __init__(
-        self,
-        wonders: Sequence[str],
-        sides: Sequence[str],
-        stages: Sequence[int],
-        cities: Sequence[tuple[str, ...]],
-        seat: int,
-        budget: int,
-        discount_basis: tuple[int, int] | None = None,
-    ) -> None:
-        n = len(wonders)
-        left, right = (seat + 1) % n, (seat - 1) % n
-        self.own: Profile = profile(wonders[seat], sides[seat], stages[seat], cities[seat])
-        self.left: Profile = profile(wonders[left], sides[left], stages[left], cities[left])
-        self.right: Profile = profile(wonders[right], sides[right], stages[right], cities[right])
-        if discount_basis is None:
-            self.prices = self.own
-        else:
-            st, k = discount_basis
-            self.prices = profile(wonders[seat], sides[seat], st, cities[seat][:k])
-        self.budget = budget
-        board = BOARDS[(wonders[seat], sides[seat])]
-        self.n_stages = len(board.stages)
-        if stages[seat] < self.n_stages:
-            stage = board.stages[stages[seat]]
-            self.stage_cost, self.stage_coins = stage.cost, stage.coin_cost
-        else:
-            self.stage_cost, self.stage_coins = None, 0
-
-    def ways(self, cost: tuple[tuple[int, int], ...]) -> tuple[Way, ...]:
-        return city_ways(self.own, self.left, self.right, self.prices, cost)
-
-    def build_status(self, card_id: str) -> tuple[str, int, tuple[Way, ...]]:
-        """(status, coin cost, offered ways) for building a card (see CardOption)."""
-        card = CARDS[card_id]
-        names = self.own.names
-        if card.name in names:
-            return "owned", card.coin_cost, ()
-        if card.chain_from and not card.chain_from.isdisjoint(names):
-            return "free", 0, _FREE_WAY
-        fixed = self.own.own[0]
-        for r, k in card.cost:
-            if k > fixed[r]:
-                ways = self.ways(card.cost)
-                break
-        else:  # the city's own fixed units cover it
-            ways = _FREE_WAY
-        if not ways:
-            return "impossible", card.coin_cost, ()
-        offered = _affordable(ways, self.budget - card.coin_cost)
-        return ("pay" if offered else "too_expensive"), card.coin_cost, offered
-
-    def stage_offers(self) -> tuple[Way, ...]:
-        if self.stage_cost is None:
-            return ()
-        return _affordable(self.ways(self.stage_cost), self.budget - self.stage_coins)
-
-
-def _affordable(ways: tuple[Way, ...], room: int) -> tuple[Way, ...]:
-    """The ways whose coins fit in `room` (ways are sorted by total: a prefix)."""
-    if not ways or sum(ways[-1]) <= room:
-        return ways
-    return tuple(w for w in ways if w[0] + w[1] <= room)
-
-
 def _context(state: State, seat: int) -> Context:
     if state.phase == BABYLON and state.babylon is not None and state.babylon.seat == seat:
         b = state.babylon
@@ -156,33 +83,6 @@ def _free_build_ready(wonder: str, side: str, stages: int, used: bool) -> bool:
 
 def _keeps_last_card(wonder: str, side: str, stages_after_pick: int) -> bool:
     return any(s.effects.play_last_card for s in BOARDS[(wonder, side)].stages[:stages_after_pick])
-
-
-def card_options(
-    ctx: Context, hand: Sequence[str], free_build: bool
-) -> tuple[tuple[CardOption, ...], tuple[Payment, ...]]:
-    """Per distinct hand card what can be done with it, and the offered stage payments."""
-    return _options_from(_statuses(ctx, hand), ctx.stage_offers(), free_build)
-
-
-def _statuses(ctx: Context, hand: Sequence[str]) -> tuple[tuple[str, str, int, tuple[Way, ...]], ...]:
-    """(card, build status, coin cost, offered ways) per distinct card, in card-data order."""
-    return tuple((c, *ctx.build_status(c)) for c in sorted(set(hand), key=CARD_RANK.__getitem__))
-
-
-def _options_from(statuses, stage_ways: tuple[Way, ...], free_build: bool):
-    out = tuple(
-        CardOption(
-            card=card_id,
-            build=status,
-            coin_cost=coin_cost,
-            payments=tuple(Payment(left, right) for left, right in offered),
-            chain=status == "free",
-            free_build=free_build and status != "owned",
-        )
-        for card_id, status, coin_cost, offered in statuses
-    )
-    return out, tuple(Payment(left, right) for left, right in stage_ways)
 
 
 def view_context(view: View) -> Context:
@@ -253,7 +153,7 @@ class SevenWonders(Game):
     def _active(self, state: State) -> frozenset[int]:
         return active_seats(state)
 
-    def _legal_actions(self, state: State, seat: int) -> tuple:
+    def _legal_actions(self, state: State, seat: int) -> tuple | Picks:
         if state.phase == HALIKARNASSOS:
             return tuple(BuildFromDiscard(c) for c in _eligible_discards(state, seat)) + (Decline(),)
         return _pick_actions(state, seat)
@@ -262,11 +162,9 @@ class SevenWonders(Game):
         if state.phase == HALIKARNASSOS:
             self._explain(state, seat, action)
             return
-        # the common case first: a pick from the legal list (cached for this position); the
-        # exact int type matters, as True == 1 would otherwise slip into the state
-        if (type(action) is Pick and type(action.card) is str and type(action.kind) is str
-                and type(action.pay_left) is int and type(action.pay_right) is int
-                and action in _pick_set(state, seat)):
+        # the common case first: a pick in the seat's space (shared with legal_actions and the
+        # view of this position), which checks exact types and only the picked card's payments
+        if action in _position(state, seat):
             return
         self._explain(state, seat, action)
         # _explain accepts exactly the legal list; this line would mean the two disagree
@@ -419,51 +317,11 @@ class SevenWonders(Game):
         return frozenset(hidden - seen)
 
 
-class _Position:
-    """Everything a seat can do at one position: the legal picks and what a screen shows,
-    both derived from one pass over the hand (`statuses`)."""
-
-    __slots__ = ("ctx", "hand", "free", "_statuses", "_stage_ways", "_actions", "_action_set", "_options")
-
-    def __init__(self, ctx: Context, hand: tuple[str, ...], free: bool) -> None:
-        self.ctx, self.hand, self.free = ctx, hand, free
-        self._statuses: tuple | None = None
-        self._stage_ways: tuple[Way, ...] = ()
-        self._actions: tuple[Pick, ...] | None = None
-        self._action_set: frozenset[Pick] | None = None
-        self._options: tuple[tuple[CardOption, ...], tuple[Payment, ...]] | None = None
-
-    @property
-    def statuses(self) -> tuple:
-        if self._statuses is None:
-            self._stage_ways = self.ctx.stage_offers()
-            self._statuses = _statuses(self.ctx, self.hand)
-        return self._statuses
-
-    @property
-    def actions(self) -> tuple[Pick, ...]:
-        if self._actions is None:
-            self._actions = _list_picks(self.statuses, self._stage_ways, self.free)
-        return self._actions
-
-    @property
-    def action_set(self) -> frozenset[Pick]:
-        if self._action_set is None:
-            self._action_set = frozenset(self.actions)
-        return self._action_set
-
-    @property
-    def options(self) -> tuple[tuple[CardOption, ...], tuple[Payment, ...]]:
-        if self._options is None:
-            self._options = _options_from(self.statuses, self._stage_ways, self.free)
-        return self._options
+_POSITIONS: dict[tuple, Picks] = {}
+_RECENT: dict[tuple[int, int], tuple[State, Picks]] = {}
 
 
-_POSITIONS: dict[tuple, _Position] = {}
-_RECENT: dict[tuple[int, int], tuple[State, _Position]] = {}
-
-
-def _position(state: State, seat: int) -> _Position:
+def _position(state: State, seat: int) -> Picks:
     """The seat's position; legal_actions, validate and view of one state share it.
 
     First by the state object itself (the entry holds the state, so its id cannot be reused
@@ -479,7 +337,7 @@ def _position(state: State, seat: int) -> _Position:
     return position
 
 
-def _positions(state: State, seat: int) -> _Position:
+def _positions(state: State, seat: int) -> Picks:
     ctx = _context(state, seat)
     if state.phase == BABYLON:
         hand: tuple[str, ...] = (state.babylon.card,)
@@ -493,27 +351,12 @@ def _positions(state: State, seat: int) -> _Position:
     if hit is None:
         if len(_POSITIONS) > 2_048:
             _POSITIONS.clear()
-        hit = _POSITIONS[key] = _Position(ctx, hand, free)
+        hit = _POSITIONS[key] = Picks(ctx, hand, free)
     return hit
 
 
-def _pick_actions(state: State, seat: int) -> tuple[Pick, ...]:
-    return _position(state, seat).actions
-
-
-def _pick_set(state: State, seat: int) -> frozenset[Pick]:
-    return _position(state, seat).action_set
-
-
-def _list_picks(statuses, stage_ways: tuple[Way, ...], free: bool) -> tuple[Pick, ...]:
-    actions: list[Pick] = []
-    for card_id, status, _, offered in statuses:
-        actions += [Pick(card_id, BUILD, left, right) for left, right in offered]
-        if free and status != "owned":
-            actions.append(Pick(card_id, BUILD_FREE))
-        actions += [Pick(card_id, STAGE, left, right) for left, right in stage_ways]
-        actions.append(Pick(card_id, DISCARD))
-    return tuple(actions)
+def _pick_actions(state: State, seat: int) -> Picks:
+    return _position(state, seat)
 
 
 def active_seats(state: State) -> frozenset[int]:

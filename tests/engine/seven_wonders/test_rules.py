@@ -51,7 +51,7 @@ def test_two_copies_in_a_hand_are_listed_once() -> None:
               hands=[["age1_lumber_yard", "age1_lumber_yard"], ["age1_altar"], ["age1_altar"], ["age1_altar"]])
     legal = GAME.legal_actions(s, 0)
     assert len(legal) == len(set(legal))
-    assert legal.count(Pick("age1_lumber_yard", "build")) == 1
+    assert list(legal).count(Pick("age1_lumber_yard", "build")) == 1
 
 
 # ---- §10.6, §6.7 coins and cards gained this turn ---------------------------------------------------------

@@ -1,0 +1,236 @@
+"""What a seat may pick (seven_wonders.md §5-§6): its paying context and the space of its picks.
+
+A hand of 7 cards with several ways to pay each is dozens of picks; listing them (and building
+a set to check one) was most of a random game's time. `Picks` counts, samples, indexes and
+checks picks per card instead, computing a card's payments only when that card is asked about.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from ..core import ActionSpace, Stream
+from .cards import BOARDS, CARD_RANK, CARDS
+from .payment import Profile, Way, city_ways, profile
+from .state import BUILD, BUILD_FREE, DISCARD, STAGE, CardOption, Payment, Pick
+
+_FREE_WAY: tuple[Way, ...] = ((0, 0),)
+_NO_WAY: tuple[Way, ...] = ()
+
+
+class Context:
+    """What a seat's pick is checked against: its city, its neighbours', prices and budget.
+
+    `discount_basis` (stages, cards) selects the city whose discounts apply (Babylon's last
+    card: the city at the start of the turn); `budget` is the coins it may spend.
+    """
+
+    __slots__ = ("own", "left", "right", "prices", "budget", "stage_cost", "stage_coins", "n_stages", "reach")
+
+    def __init__(
+        self,
+        wonders: Sequence[str],
+        sides: Sequence[str],
+        stages: Sequence[int],
+        cities: Sequence[tuple[str, ...]],
+        seat: int,
+        budget: int,
+        discount_basis: tuple[int, int] | None = None,
+    ) -> None:
+        n = len(wonders)
+        left, right = (seat + 1) % n, (seat - 1) % n
+        self.own: Profile = profile(wonders[seat], sides[seat], stages[seat], cities[seat])
+        self.left: Profile = profile(wonders[left], sides[left], stages[left], cities[left])
+        self.right: Profile = profile(wonders[right], sides[right], stages[right], cities[right])
+        if discount_basis is None:
+            self.prices = self.own
+        else:
+            st, k = discount_basis
+            self.prices = profile(wonders[seat], sides[seat], st, cities[seat][:k])
+        self.budget = budget
+        # the most units of each resource the seat could have (own and bought, every either/or
+        # unit counted for each of its resources): a cost above it cannot be paid at all, which
+        # settles about two thirds of the cards of a random game without the payment search
+        self.reach = tuple([a + b + c for a, b, c in zip(self.own.reach, self.left.sell_reach,
+                                                         self.right.sell_reach, strict=True)])
+        board = BOARDS[(wonders[seat], sides[seat])]
+        self.n_stages = len(board.stages)
+        if stages[seat] < self.n_stages:
+            stage = board.stages[stages[seat]]
+            self.stage_cost, self.stage_coins = stage.cost, stage.coin_cost
+        else:
+            self.stage_cost, self.stage_coins = None, 0
+
+    def ways(self, cost: tuple[tuple[int, int], ...]) -> tuple[Way, ...]:
+        """Every undominated (left, right) payment of `cost`, cheapest first; () if none."""
+        fixed = self.own.own[0]
+        reach = self.reach
+        covered = True
+        for r, k in cost:
+            if k > fixed[r]:
+                if k > reach[r]:
+                    return _NO_WAY
+                covered = False
+        if covered:
+            return _FREE_WAY
+        return city_ways(self.own, self.left, self.right, self.prices, cost)
+
+    def build_status(self, card_id: str) -> tuple[str, int, tuple[Way, ...]]:
+        """(status, coin cost, offered ways) for building a card (see CardOption)."""
+        card = CARDS[card_id]
+        names = self.own.names
+        if card.name in names:
+            return "owned", card.coin_cost, ()
+        if card.chain_from and not card.chain_from.isdisjoint(names):
+            return "free", 0, _FREE_WAY
+        ways = self.ways(card.cost)
+        if not ways:
+            return "impossible", card.coin_cost, ()
+        offered = _affordable(ways, self.budget - card.coin_cost)
+        return ("pay" if offered else "too_expensive"), card.coin_cost, offered
+
+    def stage_offers(self) -> tuple[Way, ...]:
+        if self.stage_cost is None:
+            return ()
+        return _affordable(self.ways(self.stage_cost), self.budget - self.stage_coins)
+
+
+def _affordable(ways: tuple[Way, ...], room: int) -> tuple[Way, ...]:
+    """The ways whose coins fit in `room` (ways are sorted by total: a prefix)."""
+    if not ways or sum(ways[-1]) <= room:
+        return ways
+    return tuple(w for w in ways if w[0] + w[1] <= room)
+
+
+class Picks(ActionSpace):
+    """Every legal Pick of one seat at one position, without listing them.
+
+    The order (iteration, indexing, hence sampling) is the list's: per distinct hand card in
+    card-data order, its builds (offered payments, cheapest first), its free build (Olympia A),
+    the next stage with each offered payment, and its discard. Discarding is always legal, so
+    the space is never empty. A card's payments are computed the first time it is asked about;
+    counting (and so sampling) asks about every card.
+    """
+
+    __slots__ = ("ctx", "free", "cards", "_known", "_status", "_stage", "_counts", "_total", "_options")
+
+    def __init__(self, ctx: Context, hand: Sequence[str], free: bool) -> None:
+        self.ctx, self.free = ctx, free
+        self.cards: tuple[str, ...] = tuple(sorted(set(hand), key=CARD_RANK.__getitem__))
+        self._known = frozenset(self.cards)
+        self._status: dict[str, tuple[str, int, tuple[Way, ...]]] = {}
+        self._stage: tuple[Way, ...] | None = None
+        self._counts: tuple[int, ...] | None = None
+        self._total = 0
+        self._options: tuple[tuple[CardOption, ...], tuple[Payment, ...]] | None = None
+
+    # ---- per card, on demand ---------------------------------------------------------------
+    def status(self, card: str) -> tuple[str, int, tuple[Way, ...]]:
+        hit = self._status.get(card)
+        if hit is None:
+            hit = self._status[card] = self.ctx.build_status(card)
+        return hit
+
+    def stage_ways(self) -> tuple[Way, ...]:
+        if self._stage is None:
+            self._stage = self.ctx.stage_offers()
+        return self._stage
+
+    def _free_for(self, card: str) -> bool:
+        return self.free and CARDS[card].name not in self.ctx.own.names
+
+    def counts(self) -> tuple[int, ...]:
+        """How many picks each distinct card offers, in order."""
+        if self._counts is None:
+            rest = len(self.stage_ways()) + 1
+            self._counts = tuple(
+                len(self.status(c)[2]) + self._free_for(c) + rest for c in self.cards)
+            self._total = sum(self._counts)
+        return self._counts
+
+    # ---- the ActionSpace -------------------------------------------------------------------
+    def __len__(self) -> int:
+        self.counts()
+        return self._total
+
+    def __bool__(self) -> bool:
+        return bool(self.cards)
+
+    def __contains__(self, action: object) -> bool:
+        # exact types: True == 1 must not slip into the state through a payment
+        if type(action) is not Pick:
+            return False
+        card, kind, left, right = action.card, action.kind, action.pay_left, action.pay_right
+        if type(card) is not str or type(left) is not int or type(right) is not int or card not in self._known:
+            return False
+        if kind == BUILD:
+            return (left, right) in self.status(card)[2]
+        if kind == STAGE:
+            return (left, right) in self.stage_ways()
+        if kind == DISCARD:
+            return left == 0 and right == 0
+        if kind == BUILD_FREE:
+            return left == 0 and right == 0 and self._free_for(card)
+        return False
+
+    def __iter__(self) -> Iterator[Pick]:
+        for card in self.cards:
+            yield from self._of(card)
+
+    def _of(self, card: str) -> list[Pick]:
+        out = [Pick(card, BUILD, left, right) for left, right in self.status(card)[2]]
+        if self._free_for(card):
+            out.append(Pick(card, BUILD_FREE))
+        out += [Pick(card, STAGE, left, right) for left, right in self.stage_ways()]
+        out.append(Pick(card, DISCARD))
+        return out
+
+    def __getitem__(self, index: int) -> Pick:
+        counts = self.counts()
+        if index < 0:
+            index += self._total
+        if not 0 <= index < self._total:
+            raise IndexError(f"pick {index} of {self._total}")
+        for card, count in zip(self.cards, counts, strict=True):
+            if index >= count:
+                index -= count
+                continue
+            offered = self.status(card)[2]
+            if index < len(offered):
+                return Pick(card, BUILD, *offered[index])
+            index -= len(offered)
+            if self._free_for(card):
+                if index == 0:
+                    return Pick(card, BUILD_FREE)
+                index -= 1
+            stage = self.stage_ways()
+            if index < len(stage):
+                return Pick(card, STAGE, *stage[index])
+            return Pick(card, DISCARD)
+        raise AssertionError("counts and cards disagree")  # unreachable: index < total
+
+    def sample(self, rng: Stream) -> Pick:
+        """Uniform over the picks: one draw below the count, as a list's `pick_uniform` does."""
+        return self[rng.below(len(self))]
+
+    # ---- what a screen shows -----------------------------------------------------------------
+    @property
+    def options(self) -> tuple[tuple[CardOption, ...], tuple[Payment, ...]]:
+        """Per distinct card what can be done with it, and the offered stage payments."""
+        if self._options is None:
+            cards = tuple(
+                CardOption(card=c, build=status, coin_cost=coin_cost,
+                           payments=tuple(Payment(left, right) for left, right in offered),
+                           chain=status == "free", free_build=self.free and status != "owned")
+                for c in self.cards
+                for status, coin_cost, offered in (self.status(c),)
+            )
+            self._options = cards, tuple(Payment(left, right) for left, right in self.stage_ways())
+        return self._options
+
+
+def card_options(
+    ctx: Context, hand: Sequence[str], free_build: bool
+) -> tuple[tuple[CardOption, ...], tuple[Payment, ...]]:
+    """Per distinct hand card what can be done with it, and the offered stage payments."""
+    return Picks(ctx, hand, free_build).options
