@@ -89,10 +89,46 @@ class Context:
         offered = _affordable(ways, self.budget - card.coin_cost)
         return ("pay" if offered else "too_expensive"), card.coin_cost, offered
 
+    def build_bound(self, card_id: str) -> int:
+        """At least as many as the offered ways of building the card, without the search.
+
+        Undominated ways differ in their coins to the left (of two with the same, the dearer
+        on the right is dominated), and likewise to the right; so there are no more of them
+        than the coin amounts one side could be paid within the budget (§6.6)."""
+        card = CARDS[card_id]
+        names = self.own.names
+        if card.name in names:
+            return 0
+        if card.chain_from and not card.chain_from.isdisjoint(names):
+            return 1
+        room = self.budget - card.coin_cost
+        if room < 0:
+            return 0
+        fixed, reach = self.own.own[0], self.reach
+        most_left = most_right = 0  # units each neighbour could be paid for
+        for r, k in card.cost:
+            short = k - fixed[r]
+            if short > 0:
+                if k > reach[r]:
+                    return 0
+                most_left += min(short, self.left.sell_reach[r])
+                most_right += min(short, self.right.sell_reach[r])
+        if not most_left or not most_right:
+            return 1  # one side only: its coins are the whole total, a single cheapest way
+        return min(_sums(most_left, self.prices.price_left), _sums(most_right, self.prices.price_right),
+                   room + 1)
+
     def stage_offers(self) -> tuple[Way, ...]:
         if self.stage_cost is None:
             return ()
         return _affordable(self.ways(self.stage_cost), self.budget - self.stage_coins)
+
+
+def _sums(units: int, prices: tuple[int, ...]) -> int:
+    """At least the number of different coin sums that buying up to `units` units can make."""
+    low, high = min(prices), max(prices)
+    # one price p: 0, p, ..., units * p; mixed prices (a trading post's 1): any sum up to the top
+    return units + 1 if low == high else units * high + 1
 
 
 def _affordable(ways: tuple[Way, ...], room: int) -> tuple[Way, ...]:
@@ -112,7 +148,8 @@ class Picks(ActionSpace):
     counting (and so sampling) asks about every card.
     """
 
-    __slots__ = ("ctx", "free", "cards", "_known", "_status", "_stage", "_counts", "_total", "_options")
+    __slots__ = ("ctx", "free", "cards", "_known", "_status", "_stage", "_counts", "_total", "_options",
+                 "_bounds", "_bound_total")
 
     def __init__(self, ctx: Context, hand: Sequence[str], free: bool) -> None:
         self.ctx, self.free = ctx, free
@@ -123,6 +160,8 @@ class Picks(ActionSpace):
         self._counts: tuple[int, ...] | None = None
         self._total = 0
         self._options: tuple[tuple[CardOption, ...], tuple[Payment, ...]] | None = None
+        self._bounds: tuple[int, ...] | None = None
+        self._bound_total = 0
 
     # ---- per card, on demand ---------------------------------------------------------------
     def status(self, card: str) -> tuple[str, int, tuple[Way, ...]]:
@@ -210,8 +249,40 @@ class Picks(ActionSpace):
         raise AssertionError("counts and cards disagree")  # unreachable: index < total
 
     def sample(self, rng: Stream) -> Pick:
-        """Uniform over the picks: one draw below the count, as a list's `pick_uniform` does."""
-        return self[rng.below(len(self))]
+        """Uniform over the picks, searching the payments of one card only (most of the time).
+
+        Every card is given as many build slots as `Context.build_bound` allows; a draw that
+        lands on a slot beyond the card's offered ways is drawn again, so each pick keeps the
+        same chance. The bound depends on the position alone, never on what was computed before,
+        so the same position and stream give the same pick in every process."""
+        bounds = self._build_bounds()
+        rest = len(self.stage_ways()) + 1
+        while True:
+            index = rng.below(self._bound_total)
+            for card, bound in zip(self.cards, bounds, strict=True):
+                size = bound + self._free_for(card) + rest
+                if index < size:
+                    break
+                index -= size
+            if index < bound:
+                offered = self.status(card)[2]
+                if index < len(offered):
+                    return Pick(card, BUILD, *offered[index])
+                continue  # a slot beyond the card's ways: draw again
+            index -= bound
+            if self._free_for(card):
+                if index == 0:
+                    return Pick(card, BUILD_FREE)
+                index -= 1
+            stage = self.stage_ways()
+            return Pick(card, STAGE, *stage[index]) if index < len(stage) else Pick(card, DISCARD)
+
+    def _build_bounds(self) -> tuple[int, ...]:
+        if self._bounds is None:
+            rest = len(self.stage_ways()) + 1
+            self._bounds = tuple(self.ctx.build_bound(c) for c in self.cards)
+            self._bound_total = sum(b + self._free_for(c) + rest for b, c in zip(self._bounds, self.cards, strict=True))
+        return self._bounds
 
     # ---- what a screen shows -----------------------------------------------------------------
     @property
