@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cache
 from importlib.resources import files
 from typing import Any
 
@@ -208,6 +209,7 @@ BOARDS: dict[tuple[str, str], Board] = {
 }
 
 
+@cache
 def age_cards(age: int, n_players: int) -> tuple[str, ...]:
     """The non-guild cards of an Age's deck for n players, in the order of `cards`, per copy."""
     return tuple(

@@ -36,12 +36,18 @@ class Context:
         seat: int,
         budget: int,
         discount_basis: tuple[int, int] | None = None,
+        profiles: Sequence[Profile] | None = None,
     ) -> None:
+        """`profiles`: every seat's city profile when the caller has them already."""
         n = len(wonders)
         left, right = (seat + 1) % n, (seat - 1) % n
-        self.own: Profile = profile(wonders[seat], sides[seat], stages[seat], cities[seat])
-        self.left: Profile = profile(wonders[left], sides[left], stages[left], cities[left])
-        self.right: Profile = profile(wonders[right], sides[right], stages[right], cities[right])
+        if profiles is None:
+            own, lp, rp = (profile(wonders[s], sides[s], stages[s], cities[s]) for s in (seat, left, right))
+        else:
+            own, lp, rp = profiles[seat], profiles[left], profiles[right]
+        self.own: Profile = own
+        self.left: Profile = lp
+        self.right: Profile = rp
         if discount_basis is None:
             self.prices = self.own
         else:

@@ -53,10 +53,12 @@ from .state import (
     BabylonTurn,
     BuildFromDiscard,
     CardOption,
+    Conflict,
     Decline,
     Move,
     Payment,
     Pick,
+    Production,
     SeatScore,
     State,
     View,
@@ -67,11 +69,13 @@ SIDES = ("A", "B")
 
 # ---- the paying context of a seat ------------------------------------------------------------
 def _context(state: State, seat: int) -> Context:
+    cities = _memo(state).profiles()
     if state.phase == BABYLON and state.babylon is not None and state.babylon.seat == seat:
         b = state.babylon
         return Context(state.wonders, state.sides, state.stages, state.cities, seat, b.budget,
-                       (b.start_stages, b.start_cards))
-    return Context(state.wonders, state.sides, state.stages, state.cities, seat, state.coins[seat])
+                       (b.start_stages, b.start_cards), cities)
+    return Context(state.wonders, state.sides, state.stages, state.cities, seat, state.coins[seat],
+                   None, cities)
 
 
 def _free_build_ready(wonder: str, side: str, stages: int, used: bool) -> bool:
@@ -143,6 +147,7 @@ class SevenWonders(Game):
             halikarnassos=-1,
             moves=(),
             rng=rng,
+            conflicts=(),
         )
         return _start_age(state, 1)
 
@@ -317,24 +322,56 @@ class SevenWonders(Game):
         return frozenset(hidden - seen)
 
 
+class _Memo:
+    """What one state object has already worked out: its cities' profiles, its seats' picks.
+
+    legal_actions, validate, apply and view of one state share it; the entry holds the state,
+    so its id cannot be reused while cached."""
+
+    __slots__ = ("state", "_profiles", "_production", "picks")
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self._profiles: tuple[Profile, ...] | None = None
+        self._production: tuple[Production, ...] | None = None
+        self.picks: dict[int, Picks] = {}
+
+    def production(self) -> tuple[Production, ...]:
+        if self._production is None:
+            self._production = tuple(
+                Production(p.own[0], p.own[1], p.sells[0], p.sells[1], p.shields) for p in self.profiles())
+        return self._production
+
+    def profiles(self) -> tuple[Profile, ...]:
+        if self._profiles is None:
+            s = self.state
+            self._profiles = tuple(profile(s.wonders[i], s.sides[i], s.stages[i], s.cities[i])
+                                   for i in range(s.n_players))
+        return self._profiles
+
+
+_MEMO: dict[int, _Memo] = {}
 _POSITIONS: dict[tuple, Picks] = {}
-_RECENT: dict[tuple[int, int], tuple[State, Picks]] = {}
+
+
+def _memo(state: State) -> _Memo:
+    memo = _MEMO.get(id(state))
+    if memo is None or memo.state is not state:
+        if len(_MEMO) > 64:
+            _MEMO.clear()
+        memo = _MEMO[id(state)] = _Memo(state)
+    return memo
 
 
 def _position(state: State, seat: int) -> Picks:
-    """The seat's position; legal_actions, validate and view of one state share it.
-
-    First by the state object itself (the entry holds the state, so its id cannot be reused
-    while cached), then by everything the picks depend on (hand, the three cities through
-    their profiles, the price basis, budget, free build)."""
-    recent = _RECENT.get((id(state), seat))
-    if recent is not None and recent[0] is state:
-        return recent[1]
-    if len(_RECENT) > 64:
-        _RECENT.clear()
-    position = _positions(state, seat)
-    _RECENT[(id(state), seat)] = (state, position)
-    return position
+    """The seat's picks: first by the state object itself, then by everything the picks
+    depend on (hand, the three cities through their profiles, the price basis, budget, free
+    build), which another state object of the same position shares."""
+    memo = _memo(state)
+    hit = memo.picks.get(seat)
+    if hit is None:
+        hit = memo.picks[seat] = _positions(state, seat)
+    return hit
 
 
 def _positions(state: State, seat: int) -> Picks:
@@ -370,7 +407,7 @@ def active_seats(state: State) -> frozenset[int]:
 
 
 def profile_of(state: State, seat: int) -> Profile:
-    return profile(state.wonders[seat], state.sides[seat], state.stages[seat], state.cities[seat])
+    return _memo(state).profiles()[seat]
 
 
 # ---- options -----------------------------------------------------------------------------------
@@ -558,6 +595,10 @@ def _resolve_picks(state: State, actions: Mapping[int, Pick]) -> State:
         babylon = BabylonTurn(seat, card, state.coins[seat] - spent[seat], state.stages[seat],
                               len(state.cities[seat]))
         return t.into(state, phase=BABYLON, babylon=babylon, halikarnassos=hali, moves=moves)
+    if hali < 0 and state.turn < TURNS_PER_AGE:  # the usual turn: pass the hands in the same step
+        step = 1 if PASS_LEFT[state.age] else -1
+        t.hands = [t.hands[(s - step) % n] for s in seats]
+        return t.into(state, moves=moves, halikarnassos=-1, turn=state.turn + 1)
     nxt = t.into(state, moves=moves, halikarnassos=hali)
     return _after_turn(nxt)
 
@@ -607,19 +648,25 @@ def _after_turn(state: State) -> State:
 
 
 def _military(state: State) -> State:
+    """The conflicts of the Age ending (§7): tokens to each seat, and the results kept."""
     n = state.n_players
-    shields = [profile_of(state, s).shields for s in range(n)]
+    shields = tuple(p.shields for p in _memo(state).profiles())
     win = VICTORY_TOKEN[state.age]
     tokens = []
+    results = []
     for s in range(n):
-        got = list(state.tokens[s])
+        got = []
         for other in ((s + 1) % n, (s - 1) % n):
             if shields[s] > shields[other]:
                 got.append(win)
             elif shields[s] < shields[other]:
                 got.append(DEFEAT_TOKEN)
-        tokens.append(tuple(got))
-    return replace(state, tokens=tuple(tokens))
+            else:
+                got.append(0)
+        results.append((got[0], got[1]))
+        tokens.append(state.tokens[s] + tuple(t for t in got if t))
+    conflict = Conflict(state.age, shields, tuple(results))
+    return replace(state, tokens=tuple(tokens), conflicts=state.conflicts + (conflict,))
 
 
 def _eligible_discards(state: State, seat: int) -> tuple[str, ...]:
@@ -695,6 +742,8 @@ def make_view(state: State, seat: int | None) -> View:
         options=options,
         stage_payments=stage_pay,
         final=final_scores(state) if state.phase == OVER else (),
+        production=_memo(state).production(),
+        conflicts=state.conflicts,
     )
 
 

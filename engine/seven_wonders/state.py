@@ -82,6 +82,19 @@ class BabylonTurn:
     start_cards: int
 
 
+@plain("seven_wonders.Conflict")
+@dataclass(frozen=True, slots=True)
+class Conflict:
+    """The military conflicts at the end of one Age (§7), as every seat saw them.
+
+    `results[seat]` is (against the left neighbour seat + 1, against the right neighbour
+    seat - 1): the token the seat took, 0 for a tie (no token)."""
+
+    age: int
+    shields: tuple[int, ...]  # per seat, at the end of the Age
+    results: tuple[tuple[int, int], ...]
+
+
 @plain("seven_wonders.State")
 @dataclass(frozen=True, slots=True)
 class State:
@@ -105,6 +118,7 @@ class State:
     halikarnassos: int  # seat to build from the discard pile after this turn, or -1
     moves: tuple[Move, ...]  # this turn's revealed plays
     rng: Rng
+    conflicts: tuple[Conflict, ...]  # one per Age played, oldest first
 
 
 # ---- view ------------------------------------------------------------------------------------
@@ -147,6 +161,21 @@ class SeatScore:
     copied_from: int | None  # the seat of the neighbour who built it
 
 
+@plain("seven_wonders.Production")
+@dataclass(frozen=True, slots=True)
+class Production:
+    """What a city makes every turn and what its neighbours may buy from it (§6.6).
+
+    Units per resource in the order of `cards.RESOURCES`; an either/or unit is a tuple of
+    resource indices (one of them, each turn)."""
+
+    makes: tuple[int, ...]
+    makes_one_of: tuple[tuple[int, ...], ...]
+    sells: tuple[int, ...]
+    sells_one_of: tuple[tuple[int, ...], ...]
+    shields: int
+
+
 @plain("seven_wonders.View")
 @dataclass(frozen=True, slots=True)
 class View:
@@ -177,3 +206,5 @@ class View:
     options: tuple[CardOption, ...]  # per distinct playable card, when the viewer must pick
     stage_payments: tuple[Payment, ...]  # offered payments for the next stage (or ())
     final: tuple[SeatScore, ...]  # when the game is over
+    production: tuple[Production, ...]  # per seat
+    conflicts: tuple[Conflict, ...]  # the Ages' conflicts so far, oldest first

@@ -125,3 +125,45 @@ def test_final_view_shows_scores_wildcards_and_copy() -> None:
     result = GAME.result(state)
     assert tuple(f.total for f in view.final) == result.scores
     assert tuple(f.categories for f in view.final) == result.breakdown
+
+
+def test_view_gives_each_city_its_production_and_what_it_sells() -> None:
+    from engine.seven_wonders.cards import RES_INDEX
+
+    s = table(["gizah", "rhodos", "olympia"], [["age1_lumber_yard", "age2_forum", "age1_stockade"], [], []])
+    mine = GAME.view(s, 1).production[0]  # any seat sees every city's production
+    assert mine.makes[RES_INDEX["stone"]] == 1 and mine.makes[RES_INDEX["wood"]] == 1  # board, Lumber Yard
+    assert sum(mine.makes) == 2 and mine.sells == mine.makes
+    forum = tuple(sorted(RES_INDEX[r] for r in ("glass", "textile", "papyrus")))
+    assert mine.makes_one_of == (forum,) and mine.sells_one_of == ()  # a Forum's good is not for sale
+    assert mine.shields == 1 and GAME.view(s, None).production[1].shields == 0
+
+
+def test_view_keeps_every_ages_conflicts_and_a_replay_gives_them_back() -> None:
+    from engine.core import final_state, new_log
+
+    state = GAME.setup(4, b"wars", {})
+    log = new_log(GAME, 4, b"wars", GAME.check_options({}))
+    rng = Stream(b"wars")
+    while not GAME.is_over(state):
+        before = state
+        chosen = {s: pick_uniform(GAME.legal_actions(state, s), rng) for s in GAME.active(state)}
+        state = GAME.apply(state, chosen)
+        log = log.append(chosen)
+        view = GAME.view(state, 0)
+        if state.age != before.age or GAME.is_over(state):  # an Age has just ended
+            last = view.conflicts[-1]
+            assert len(view.conflicts) == before.age and last.age == before.age
+            # the shields compared are those of the cities at the end of the Age
+            assert last.shields == tuple(p.shields for p in GAME.view(before, None).production)
+            for seat in range(4):
+                left, right = last.results[seat]
+                theirs = last.results[(seat + 1) % 4][1]  # the left neighbour's result against us
+                assert (left > 0) == (theirs < 0) and (left == 0) == (theirs == 0)
+                assert left in (0, -1, (1, 3, 5)[before.age - 1])
+                assert (left > 0) == (last.shields[seat] > last.shields[(seat + 1) % 4])
+                assert (right < 0) == (last.shields[seat] < last.shields[(seat - 1) % 4])
+                new = state.tokens[seat][len(before.tokens[seat]):]
+                assert new == tuple(t for t in (left, right) if t)
+    assert [c.age for c in GAME.view(state, None).conflicts] == [1, 2, 3]
+    assert GAME.view(final_state(GAME, log), 2).conflicts == GAME.view(state, 2).conflicts
