@@ -96,23 +96,29 @@ class Context:
         return ("pay" if offered else "too_expensive"), card.coin_cost, offered
 
     def build_bound(self, card_id: str) -> int:
-        """At least as many as the offered ways of building the card, without the search.
-
-        Undominated ways differ in their coins to the left (of two with the same, the dearer
-        on the right is dominated), and likewise to the right; so there are no more of them
-        than the coin amounts one side could be paid within the budget (§6.6)."""
+        """At least as many as the offered ways of building the card, without the search."""
         card = CARDS[card_id]
         names = self.own.names
         if card.name in names:
             return 0
         if card.chain_from and not card.chain_from.isdisjoint(names):
             return 1
-        room = self.budget - card.coin_cost
+        return self._bound(card.cost, card.coin_cost)
+
+    def stage_bound(self) -> int:
+        """At least as many as the offered ways of building the next stage."""
+        return 0 if self.stage_cost is None else self._bound(self.stage_cost, self.stage_coins)
+
+    def _bound(self, cost: tuple[tuple[int, int], ...], coin_cost: int) -> int:
+        """Undominated ways differ in their coins to the left (of two with the same, the dearer
+        on the right is dominated), and likewise to the right; so there are no more of them
+        than the coin amounts one side could be paid within the budget (§6.6)."""
+        room = self.budget - coin_cost
         if room < 0:
             return 0
         fixed, reach = self.own.own[0], self.reach
         most_left = most_right = 0  # units each neighbour could be paid for
-        for r, k in card.cost:
+        for r, k in cost:
             short = k - fixed[r]
             if short > 0:
                 if k > reach[r]:
@@ -155,19 +161,19 @@ class Picks(ActionSpace):
     """
 
     __slots__ = ("ctx", "free", "cards", "_known", "_status", "_stage", "_counts", "_total", "_options",
-                 "_bounds", "_bound_total")
+                 "_bounds", "_slots")
 
     def __init__(self, ctx: Context, hand: Sequence[str], free: bool) -> None:
         self.ctx, self.free = ctx, free
-        self.cards: tuple[str, ...] = tuple(sorted(set(hand), key=CARD_RANK.__getitem__))
+        self.cards: tuple[str, ...] = tuple(sorted(dict.fromkeys(hand), key=CARD_RANK.__getitem__))
         self._known = frozenset(self.cards)
         self._status: dict[str, tuple[str, int, tuple[Way, ...]]] = {}
         self._stage: tuple[Way, ...] | None = None
         self._counts: tuple[int, ...] | None = None
         self._total = 0
         self._options: tuple[tuple[CardOption, ...], tuple[Payment, ...]] | None = None
-        self._bounds: tuple[int, ...] | None = None
-        self._bound_total = 0
+        self._bounds: tuple[tuple[tuple[str, int, bool, int], ...], int] | None = None
+        self._slots = 0
 
     # ---- per card, on demand ---------------------------------------------------------------
     def status(self, card: str) -> tuple[str, int, tuple[Way, ...]]:
@@ -257,37 +263,46 @@ class Picks(ActionSpace):
     def sample(self, rng: Stream) -> Pick:
         """Uniform over the picks, searching the payments of one card only (most of the time).
 
-        Every card is given as many build slots as `Context.build_bound` allows; a draw that
-        lands on a slot beyond the card's offered ways is drawn again, so each pick keeps the
-        same chance. The bound depends on the position alone, never on what was computed before,
-        so the same position and stream give the same pick in every process."""
-        bounds = self._build_bounds()
-        rest = len(self.stage_ways()) + 1
+        Each card is laid out as slots: as many builds as `Context.build_bound` allows, its free
+        build, as many stages as `Context.stage_bound` allows, its discard. A draw that lands on
+        a slot beyond the real ways is drawn again, so each pick keeps the same chance. The
+        bounds depend on the position alone, never on what was computed before, so the same
+        position and stream give the same pick in every process."""
+        layout, stage_slots = self._layout()
         while True:
-            index = rng.below(self._bound_total)
-            for card, bound in zip(self.cards, bounds, strict=True):
-                size = bound + self._free_for(card) + rest
-                if index < size:
+            index = rng.below(self._slots)
+            for entry in layout:
+                if index < entry[3]:
                     break
-                index -= size
+                index -= entry[3]
+            card, bound, free, _ = entry
             if index < bound:
                 offered = self.status(card)[2]
                 if index < len(offered):
                     return Pick(card, BUILD, *offered[index])
                 continue  # a slot beyond the card's ways: draw again
             index -= bound
-            if self._free_for(card):
+            if free:
                 if index == 0:
                     return Pick(card, BUILD_FREE)
                 index -= 1
-            stage = self.stage_ways()
-            return Pick(card, STAGE, *stage[index]) if index < len(stage) else Pick(card, DISCARD)
+            if index < stage_slots:
+                stage = self.stage_ways()
+                if index < len(stage):
+                    return Pick(card, STAGE, *stage[index])
+                continue
+            return Pick(card, DISCARD)
 
-    def _build_bounds(self) -> tuple[int, ...]:
+    def _layout(self) -> tuple[tuple[tuple[str, int, bool, int], ...], int]:
+        """Per card (card, build slots, free build, all its slots), and the stage slots."""
         if self._bounds is None:
-            rest = len(self.stage_ways()) + 1
-            self._bounds = tuple(self.ctx.build_bound(c) for c in self.cards)
-            self._bound_total = sum(b + self._free_for(c) + rest for b, c in zip(self._bounds, self.cards, strict=True))
+            stage_slots = self.ctx.stage_bound()
+            layout = []
+            for card in self.cards:
+                bound, free = self.ctx.build_bound(card), self._free_for(card)
+                layout.append((card, bound, free, bound + free + stage_slots + 1))
+            self._bounds = tuple(layout), stage_slots
+            self._slots = sum(size for *_, size in layout)
         return self._bounds
 
     # ---- what a screen shows -----------------------------------------------------------------

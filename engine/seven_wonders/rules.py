@@ -351,7 +351,6 @@ class _Memo:
 
 
 _MEMO: dict[int, _Memo] = {}
-_POSITIONS: dict[tuple, Picks] = {}
 
 
 def _memo(state: State) -> _Memo:
@@ -364,9 +363,7 @@ def _memo(state: State) -> _Memo:
 
 
 def _position(state: State, seat: int) -> Picks:
-    """The seat's picks: first by the state object itself, then by everything the picks
-    depend on (hand, the three cities through their profiles, the price basis, budget, free
-    build), which another state object of the same position shares."""
+    """The seat's picks, worked out once per state object."""
     memo = _memo(state)
     hit = memo.picks.get(seat)
     if hit is None:
@@ -383,13 +380,7 @@ def _positions(state: State, seat: int) -> Picks:
         hand = state.hands[seat]
         free = _free_build_ready(state.wonders[seat], state.sides[seat], state.stages[seat],
                                  state.free_used[seat])
-    key = (hand, ctx.own.serial, ctx.left.serial, ctx.right.serial, ctx.prices.serial, ctx.budget, free)
-    hit = _POSITIONS.get(key)
-    if hit is None:
-        if len(_POSITIONS) > 2_048:
-            _POSITIONS.clear()
-        hit = _POSITIONS[key] = Picks(ctx, hand, free)
-    return hit
+    return Picks(ctx, hand, free)
 
 
 def _pick_actions(state: State, seat: int) -> Picks:
