@@ -12,7 +12,6 @@ from collections.abc import Sequence
 
 from ..core import Action, ActionSpace, View
 from ..seven_wonders.cards import BOARDS, CARDS, DEFEAT_TOKEN, SYMBOLS, VICTORY_TOKEN, Effects
-from ..seven_wonders.payment import profile
 from ..seven_wonders.scoring import Table, best_science
 from ..seven_wonders.state import BUILD_FREE, DISCARD, STAGE, BuildFromDiscard, Decline, Pick
 from .base import Bot
@@ -80,11 +79,11 @@ class SevenWondersBot(Bot):
             worth += self._military_swing(view, e.shields)
         if e.science is not None or e.science_choice:
             worth += self._science_gain(view, e)
-        own = profile(view.wonders[me], view.sides[me], view.stages[me], view.cities[me])
+        makes = view.production[me].makes
         produced = sum(e.produce) + len(e.produce_one_of)
         if produced:
-            new_kinds = sum(1 for r, k in enumerate(e.produce) if k and own.own[0][r] == 0)
-            new_kinds += sum(1 for opts in e.produce_one_of if all(own.own[0][r] == 0 for r in opts))
+            new_kinds = sum(1 for r, k in enumerate(e.produce) if k and makes[r] == 0)
+            new_kinds += sum(1 for opts in e.produce_one_of if all(makes[r] == 0 for r in opts))
             worth += _RESOURCE_WORTH[age] * (0.6 * produced + 0.6 * new_kinds)
         if e.discounts:
             worth += _DISCOUNT_WORTH[age]
@@ -98,8 +97,7 @@ class SevenWondersBot(Bot):
 
     def _military_swing(self, view: View, extra: int) -> float:
         me, n = view.seat, view.n_players
-        shields = [profile(view.wonders[s], view.sides[s], view.stages[s], view.cities[s]).shields
-                   for s in range(n)]
+        shields = [p.shields for p in view.production]
         win = VICTORY_TOKEN[view.age]
 
         def tokens(mine: int) -> int:

@@ -296,11 +296,19 @@ class Picks(ActionSpace):
     def _layout(self) -> tuple[tuple[tuple[str, int, bool, int], ...], int]:
         """Per card (card, build slots, free build, all its slots), and the stage slots."""
         if self._bounds is None:
-            stage_slots = self.ctx.stage_bound()
+            ctx = self.ctx
+            stage_slots = ctx.stage_bound()
+            names = ctx.own.names
             layout = []
-            for card in self.cards:
-                bound, free = self.ctx.build_bound(card), self._free_for(card)
-                layout.append((card, bound, free, bound + free + stage_slots + 1))
+            for card_id in self.cards:  # Context.build_bound and _free_for, inlined: the hot loop
+                card = CARDS[card_id]
+                if card.name in names:
+                    bound, free = 0, False
+                elif card.chain_from and not card.chain_from.isdisjoint(names):
+                    bound, free = 1, self.free
+                else:
+                    bound, free = ctx._bound(card.cost, card.coin_cost), self.free
+                layout.append((card_id, bound, free, bound + free + stage_slots + 1))
             self._bounds = tuple(layout), stage_slots
             self._slots = sum(size for *_, size in layout)
         return self._bounds
