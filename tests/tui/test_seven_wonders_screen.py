@@ -359,3 +359,26 @@ async def test_olympia_builds_free_with_f(config):
         await settle(pilot)
         assert dict(app.tables[0].game_log.steps[steps])[0] == Pick(option.card, "build_free")
         assert not screen.view.free_build  # once per Age
+
+
+async def test_a_resumed_game_logs_the_conflicts_of_the_ages_already_played(config):
+    app = new_app(config, seed=3)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        while (screen.view.age, screen.view.turn) < (2, 2):  # past the turn that shows the war
+            await pilot.press(*keys_for(screen))
+            await settle(pilot)
+        await pilot.press("escape", "y")
+        await settle(pilot)
+    resumed = GamenightApp(start="resume", config=config)
+    async with resumed.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = resumed.screen
+        assert isinstance(screen, SevenWondersScreen) and (screen.view.age, screen.view.turn) == (2, 2)
+        log = screen.query_one("#game-log")
+        logged = " ".join(" ".join(strip.text for strip in log.lines).split())
+        names = resumed.tables[0].names
+        # the engine kept Age I's results in the state: +1 +1 for us, as the live game showed
+        assert screen.view.conflicts[0].results[0] == (1, 1)
+        assert f"Age I conflicts: {names[0]} +1 +1 · " in logged

@@ -10,8 +10,8 @@ b / s / d / f do it straight away when there is only one way. Halikarnassos pick
 discard pile (Enter) or declines (n); Babylon plays its kept card like any pick.
 
 Everything is read from the view (and the card data); actions are taken only from the legal
-ones. The results of each Age's conflicts are worked out from the view at the first turn of
-the next Age (the cities are then exactly as they were at the conflict) and at the end.
+ones. Each Age's conflict results come with the view; they are shown at the first turn of
+the next Age and at the end, and logged once.
 """
 
 from __future__ import annotations
@@ -30,13 +30,11 @@ from engine.core import Result
 from engine.seven_wonders.cards import (
     BOARDS,
     CARDS,
-    DEFEAT_TOKEN,
     DISCARD_COINS,
     MANUFACTURED,
     RAW,
     RESOURCES,
     SYMBOLS,
-    VICTORY_TOKEN,
     WONDER_CITY,
     Counts,
     Effects,
@@ -52,6 +50,7 @@ from engine.seven_wonders.state import (
     STAGE,
     BuildFromDiscard,
     CardOption,
+    Conflict,
     Decline,
     Payment,
     Pick,
@@ -197,20 +196,14 @@ def city_effects(view: View, seat: int) -> list[Effects]:
 
 def production(view: View, seat: int, *, sold_only: bool) -> tuple[list[int], list[tuple[int, ...]]]:
     """What a city makes every turn (sold_only: what a neighbour may buy from it)."""
-    board = BOARDS[(view.wonders[seat], view.sides[seat])]
-    fixed = [0] * len(RESOURCES)
-    fixed[board.starting_resource] += 1
-    choices: list[tuple[int, ...]] = []
-    for e in city_effects(view, seat):
-        if sold_only and not e.tradable:
-            continue
-        fixed = [a + b for a, b in zip(fixed, e.produce, strict=True)]
-        choices += list(e.produce_one_of)
-    return fixed, sorted(choices)
+    made = view.production[seat]
+    if sold_only:
+        return list(made.sells), list(made.sells_one_of)
+    return list(made.makes), list(made.makes_one_of)
 
 
 def shields(view: View, seat: int) -> int:
-    return sum(e.shields for e in city_effects(view, seat))
+    return view.production[seat].shields
 
 
 def science(view: View, seat: int) -> tuple[list[int], int]:
@@ -236,37 +229,16 @@ def tokens_text(tokens: Sequence[int]) -> str:
     return " ".join(f"{t:+d}".replace("-", "−") for t in tokens)
 
 
-def conflicts(view: View) -> tuple[int, tuple[tuple[int, int], ...]] | None:
-    """(Age, per seat the token won or lost against its left and its right neighbour, 0 for a
-    tie) of the last conflicts, while the view still shows the cities as they stood then: at
-    the first pick of Age II or III, and at the end. None otherwise.
-
-    The tokens worked out must be the last ones the seat holds, in the engine's order (left,
-    then right); if they are not, None: the screen never claims a wrong result."""
+def conflicts(view: View) -> Conflict | None:
+    """The conflicts of the Age just ended while they are news: at the first pick of Age II
+    or III, and at the end. None otherwise."""
     if view.phase == OVER:
         age = 3
     elif view.phase == PICK and view.turn == 1 and view.age > 1:
         age = view.age - 1
     else:
         return None
-    n = view.n_players
-    power = [shields(view, s) for s in range(n)]
-    out = []
-    for seat in range(n):
-        got = []
-        for other in ((seat + 1) % n, (seat - 1) % n):
-            if power[seat] > power[other]:
-                got.append(VICTORY_TOKEN[age])
-            elif power[seat] < power[other]:
-                got.append(DEFEAT_TOKEN)
-            else:
-                got.append(0)
-        won = [t for t in got if t]
-        tokens = view.tokens[seat]
-        if len(won) > len(tokens) or tuple(tokens[len(tokens) - len(won):]) != tuple(won):
-            return None
-        out.append((got[0], got[1]))
-    return age, tuple(out)
+    return next((c for c in view.conflicts if c.age == age), None)
 
 
 class SevenWondersScreen(GameScreen):
@@ -477,7 +449,7 @@ class SevenWondersScreen(GameScreen):
         fresh = conflicts(view)
         if fresh is not None:
             out.append("\n")
-            out.append_text(self._conflict_line(view, *fresh, me))
+            out.append_text(self._conflict_line(view, fresh, me))
         out.append("\n")
         out.append_text(self._cards_line(view, me))
         return out
@@ -510,14 +482,15 @@ class SevenWondersScreen(GameScreen):
             line.truncate(width, overflow="ellipsis")
         return line
 
-    def _conflict_line(self, view: View, age: int, results: tuple[tuple[int, int], ...], seat: int) -> Text:
-        """"Age I war: +1 vs Bob (2⚔:1), tie with Cy (1⚔:1)" (shields: yours:theirs)."""
+    def _conflict_line(self, view: View, conflict: Conflict, seat: int) -> Text:
+        """"Age I war: +1 vs Bob (2⚔:1), tie with Cy (1⚔:1)" (shields: yours:theirs, then)."""
         n = view.n_players
-        out = Text.assemble((f"Age {AGE_NAMES[age]} war: ", "bold"))
-        for index, (other, token) in enumerate(zip(((seat + 1) % n, (seat - 1) % n), results[seat], strict=True)):
+        out = Text.assemble((f"Age {AGE_NAMES[conflict.age]} war: ", "bold"))
+        pairs = zip(((seat + 1) % n, (seat - 1) % n), conflict.results[seat], strict=True)
+        for index, (other, token) in enumerate(pairs):
             if index:
                 out.append(", ")
-            mine, theirs = shields(view, seat), shields(view, other)
+            mine, theirs = conflict.shields[seat], conflict.shields[other]
             name = self.player_name(other)
             if token > 0:
                 out.append(f"+{token} vs {name} ({mine}⚔:{theirs})", style="green3")
@@ -528,14 +501,14 @@ class SevenWondersScreen(GameScreen):
         return out
 
     def _note_conflicts(self, view: View) -> None:
-        """Log the conflicts of an Age once, while the view shows them."""
-        fresh = conflicts(view)
-        if fresh is None or fresh[0] in self._logged_ages:
-            return
-        age, results = fresh
-        self._logged_ages.add(age)
-        parts = [f"{self.player_name(s)} {tokens_text([t for t in got if t]) or '0'}" for s, got in enumerate(results)]
-        self.query_one("#game-log").add(f"Age {AGE_NAMES[age]} conflicts: " + " · ".join(parts))
+        """Log each Age's conflicts once (a resumed game logs those it missed at once)."""
+        for conflict in view.conflicts:
+            if conflict.age in self._logged_ages:
+                continue
+            self._logged_ages.add(conflict.age)
+            parts = [f"{self.player_name(s)} {tokens_text([t for t in got if t]) or '0'}"
+                     for s, got in enumerate(conflict.results)]
+            self.query_one("#game-log").add(f"Age {AGE_NAMES[conflict.age]} conflicts: " + " · ".join(parts))
 
     # ---- the hand and the choices --------------------------------------------------------------
     def _options(self) -> dict[str, CardOption]:
