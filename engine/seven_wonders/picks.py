@@ -25,7 +25,7 @@ class Context:
     card: the city at the start of the turn); `budget` is the coins it may spend.
     """
 
-    __slots__ = ("own", "left", "right", "prices", "budget", "stage_cost", "stage_coins", "n_stages", "reach")
+    __slots__ = ("own", "left", "right", "prices", "budget", "stage_cost", "stage_coins", "n_stages")
 
     def __init__(
         self,
@@ -54,11 +54,6 @@ class Context:
             st, k = discount_basis
             self.prices = profile(wonders[seat], sides[seat], st, cities[seat][:k])
         self.budget = budget
-        # the most units of each resource the seat could have (own and bought, every either/or
-        # unit counted for each of its resources): a cost above it cannot be paid at all, which
-        # settles about two thirds of the cards of a random game without the payment search
-        self.reach = tuple([a + b + c for a, b, c in zip(self.own.reach, self.left.sell_reach,
-                                                         self.right.sell_reach, strict=True)])
         board = BOARDS[(wonders[seat], sides[seat])]
         self.n_stages = len(board.stages)
         if stages[seat] < self.n_stages:
@@ -67,14 +62,19 @@ class Context:
         else:
             self.stage_cost, self.stage_coins = None, 0
 
+    def reach(self, r: int) -> int:
+        """The most units of resource `r` the seat could have, its own and bought (an either/or
+        unit counted for each of its resources): a cost above it cannot be paid at all, which
+        settles about two thirds of the cards of a random game without the payment search."""
+        return self.own.reach[r] + self.left.sell_reach[r] + self.right.sell_reach[r]
+
     def ways(self, cost: tuple[tuple[int, int], ...]) -> tuple[Way, ...]:
         """Every undominated (left, right) payment of `cost`, cheapest first; () if none."""
         fixed = self.own.own[0]
-        reach = self.reach
         covered = True
         for r, k in cost:
             if k > fixed[r]:
-                if k > reach[r]:
+                if k > self.reach(r):
                     return _NO_WAY
                 covered = False
         if covered:
@@ -116,15 +116,16 @@ class Context:
         room = self.budget - coin_cost
         if room < 0:
             return 0
-        fixed, reach = self.own.own[0], self.reach
+        fixed, own_reach = self.own.own[0], self.own.reach
+        left_reach, right_reach = self.left.sell_reach, self.right.sell_reach
         most_left = most_right = 0  # units each neighbour could be paid for
         for r, k in cost:
             short = k - fixed[r]
             if short > 0:
-                if k > reach[r]:
-                    return 0
-                most_left += min(short, self.left.sell_reach[r])
-                most_right += min(short, self.right.sell_reach[r])
+                if k > own_reach[r] + left_reach[r] + right_reach[r]:
+                    return 0  # as `reach`, inlined
+                most_left += min(short, left_reach[r])
+                most_right += min(short, right_reach[r])
         if not most_left or not most_right:
             return 1  # one side only: its coins are the whole total, a single cheapest way
         return min(_sums(most_left, self.prices.price_left), _sums(most_right, self.prices.price_right),
@@ -165,8 +166,9 @@ class Picks(ActionSpace):
 
     def __init__(self, ctx: Context, hand: Sequence[str], free: bool) -> None:
         self.ctx, self.free = ctx, free
-        self.cards: tuple[str, ...] = tuple(sorted(dict.fromkeys(hand), key=CARD_RANK.__getitem__))
-        self._known = frozenset(self.cards)
+        distinct = dict.fromkeys(hand)
+        self.cards: tuple[str, ...] = tuple(sorted(distinct, key=CARD_RANK.__getitem__))
+        self._known = distinct  # membership only
         self._status: dict[str, tuple[str, int, tuple[Way, ...]]] = {}
         self._stage: tuple[Way, ...] | None = None
         self._counts: tuple[int, ...] | None = None
