@@ -2,7 +2,7 @@
 
 A hand of 7 cards with several ways to pay each is dozens of picks; listing them (and building
 a set to check one) was most of a random game's time. `Picks` counts, samples, indexes and
-checks picks per card instead, computing a card's payments only when that card is asked about.
+checks picks per card instead, searching a card's payments only when that card is asked about.
 """
 
 from __future__ import annotations
@@ -157,8 +157,9 @@ class Picks(ActionSpace):
     The order (iteration, indexing, hence sampling) is the list's: per distinct hand card in
     card-data order, its builds (offered payments, cheapest first), its free build (Olympia A),
     the next stage with each offered payment, and its discard. Discarding is always legal, so
-    the space is never empty. A card's payments are computed the first time it is asked about;
-    counting (and so sampling) asks about every card.
+    the space is never empty. A card's payments are searched the first time it is asked about:
+    checking a pick asks about its card only, counting asks about every card, and sampling
+    (see `sample`) about the cards its draws land on.
     """
 
     __slots__ = ("ctx", "free", "cards", "_known", "_status", "_stage", "_counts", "_total", "_options",
