@@ -387,13 +387,17 @@ def _pick_actions(state: State, seat: int) -> Picks:
     return _position(state, seat)
 
 
+_EVERY_SEAT = tuple(frozenset(range(n)) for n in range(MAX_PLAYERS + 1))  # asked several times a step
+_ONE_SEAT = tuple(frozenset((s,)) for s in range(MAX_PLAYERS))
+
+
 def active_seats(state: State) -> frozenset[int]:
     if state.phase == PICK:
-        return frozenset(range(state.n_players))
+        return _EVERY_SEAT[state.n_players]
     if state.phase == BABYLON:
-        return frozenset((state.babylon.seat,))
+        return _ONE_SEAT[state.babylon.seat]
     if state.phase == HALIKARNASSOS:
-        return frozenset((state.halikarnassos,))
+        return _ONE_SEAT[state.halikarnassos]
     return frozenset()
 
 
