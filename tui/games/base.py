@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -26,7 +27,7 @@ from textual.widgets import Footer, Static
 
 from engine.core import Action, ActionSpace, GameError, Seat, View
 
-from ..screens.dialogs import ConfirmDialog
+from ..screens.dialogs import ConfirmDialog, ErrorDialog
 from ..screens.pass_to import PassToScreen
 from ..screens.vote import ask_leave, ask_vote, vote_offered
 from ..table import Table, TableEvent
@@ -49,6 +50,7 @@ class GameScreen(Screen[None]):
         Binding("e", "results", "Results", show=True),
         Binding("ctrl+t", "chat", "Chat", show=True),
         Binding("ctrl+e", "vote", "Vote", show=True),  # network: a late, gone or cheating seat
+        Binding("f2", "invite", "Invite", show=False),
     ]
 
     def __init__(self, table: Table) -> None:
@@ -119,6 +121,8 @@ class GameScreen(Screen[None]):
             with Vertical(id="board"):
                 yield from self.compose_board()
             with Vertical(id="side"):
+                if self.invite:
+                    yield Static(self._invite_line(), id="invite")
                 yield Scoreboard(id="scoreboard")
                 yield Static("", id="clocks", markup=False)
                 yield GameLogPanel(id="game-log")
@@ -134,7 +138,8 @@ class GameScreen(Screen[None]):
         self.query_one("#message", Static).display = False
         logs = self.query_one("#game-log", GameLogPanel)
         for line in self.table.log_lines[-200:]:
-            logs.add(line)
+            if not (self.invite and line.endswith(self.invite)):  # on its own line above
+                logs.add(line)
         self.table.subscribe(self._on_table_event)
         self.query_one("#clocks", Static).display = self.table.clocks is not None
         if callable(getattr(self.table, "waiting_for", None)) or self.table.clocks is not None:
@@ -279,6 +284,8 @@ class GameScreen(Screen[None]):
             return self.has_chat
         if action == "vote":
             return vote_offered(self.table)
+        if action == "invite":
+            return bool(self.invite)
         return True
 
     @property
@@ -288,6 +295,18 @@ class GameScreen(Screen[None]):
 
     def action_vote(self) -> None:
         ask_vote(self)
+    @property
+    def invite(self) -> str:
+        """A networked table's invite code ("" for a local table)."""
+        return str(getattr(self.table, "invite", "") or "")
+
+    def _invite_line(self) -> Text:
+        # One line, cut at the panel's edge: a wrapped code reads as two codes; F2 shows it whole.
+        return Text.assemble(("F2 invite: ", "bold"), self.invite, no_wrap=True, overflow="ellipsis")
+
+    def action_invite(self) -> None:
+        if self.invite:
+            self.app.push_screen(ErrorDialog(self.invite, "Invite code", error=False))
 
     def action_chat(self) -> None:
         if self.has_chat:
