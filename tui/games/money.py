@@ -103,11 +103,18 @@ class MoneyScreen(GameScreen):
             return self.bidding
         if action == "group":
             return self.bidding and self.two_player
-        if action in ("choose", "swap_side", "keep"):
+        if action == "choose":
             return self.choosing
+        if action == "swap_side":
+            return self.is_legal(SwapMarket(int(parameters[0])))  # type: ignore[call-overload]
+        if action == "keep":
+            return self.is_legal(Keep())
         if action == "swap_bid":
             return self.choosing and parameters[0] in self.bid_keys
         return super().check_action(action, parameters)
+
+    def is_legal(self, action: object) -> bool:
+        return self.choosing and action in self.legal
 
     # ---- drawing -----------------------------------------------------------------------
     def render_view(self, view: MoneyView, legal: Legal) -> None:
@@ -265,7 +272,7 @@ class MoneyScreen(GameScreen):
             rows.append(PickRow(action, text, action in legal_set))
         rows.append(PickRow(Keep(), Text.assemble(("k ", "bold"), f"Keep your bid ({acting.value})"), Keep() in legal_set))
         choices.display = True
-        choices.set_rows(rows)
+        choices.set_rows([row for row in rows if row.enabled])  # only what is legal now
 
     def _draw_hand(self, view: MoneyView) -> None:
         hand = self.query_one("#hand", PickList)

@@ -267,6 +267,10 @@ class SheriffScreen(GameScreen):
                 return False
             if action == "answer":
                 return self._answer_action(str(parameters[0])) is not None
+            if mode == "draw" and action == "pile":  # only a pile that may be drawn from now
+                return DrawDiscard(int(parameters[0])) in self.legal  # type: ignore[call-overload]
+            if action == "draw_deck":
+                return DrawDeck() in self.legal
             return True
         return super().check_action(action, parameters)
 
@@ -725,11 +729,11 @@ class SheriffScreen(GameScreen):
                 action = DrawDiscard(pile)
                 text = Text.assemble((f"{pile} ", "bold"), f"Discard pile {pile}: take ")
                 text.append_text(good_text(cards[0]) if cards else Text("(empty)", style="dim"))
-                if view.drew_deck:
-                    text.append("  (not after the draw pile)", style="dim")
-                rows.append(PickRow(action, text, action in legal))
+                if action in legal:  # only what is legal now (not a pile after the draw pile)
+                    rows.append(PickRow(action, text))
             text = Text.assemble(("d ", "bold"), f"Draw pile ({view.draw_size} left): a card only you see")
-            rows.append(PickRow(DrawDeck(), text, DrawDeck() in legal))
+            if DrawDeck() in legal:
+                rows.append(PickRow(DrawDeck(), text))
         elif mode in ("discard", "confiscate"):
             for i, card in enumerate(self.order):
                 where = "top" if i == len(self.order) - 1 else ("bottom" if i == 0 else "")
