@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tui.app import GamenightApp
 from tui.screens.new_game import GameSetup
 
@@ -50,8 +52,8 @@ def test_the_walk_covers_every_ordered_pair():
     assert pairs == {(a, b) for a in GAMES for b in GAMES if a != b}
 
 
-async def test_each_game_after_each_other_game_looks_as_in_a_fresh_app(config):
-    size = (80, 24)
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)])
+async def test_each_game_after_each_other_game_looks_as_in_a_fresh_app(config, size):
     expected = {game: await fresh(game, config, size) for game in GAMES}
     app = GamenightApp(config=config)
     async with app.run_test(size=size) as pilot:

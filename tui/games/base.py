@@ -23,7 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from engine.core import Action, ActionSpace, GameError, Seat, View
 
@@ -33,6 +33,7 @@ from ..screens.vote import ask_leave, ask_vote, vote_offered
 from ..table import Table, TableEvent
 from ..widgets import GameLogPanel, Scoreboard
 from ..widgets.chat import ChatPanel
+from ..widgets.footer import GameFooter
 
 log = logging.getLogger(__name__)
 STYLES = Path(__file__).resolve().parent.parent / "styles"
@@ -41,8 +42,20 @@ STYLES = Path(__file__).resolve().parent.parent / "styles"
 Legal = Sequence[Action] | ActionSpace
 
 
+MIN_SIZE = (80, 24)
+"""The smallest terminal a game screen supports; below it the screen asks for a bigger one."""
+
+FRAME_ACTIONS = ("help", "leave", "results", "chat", "invite", "quit")
+"""The frame's keys: in the footer after the game's own keys (its main key, Enter, first)."""
+
+
 class GameScreen(Screen[None]):
     GAME_ID: ClassVar[str] = ""
+
+    # Size classes on the screen (Textual sets them on resize): too small -> the board gives way
+    # to one line; wider and taller terminals grow the side panel (styles/app.tcss).
+    HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (MIN_SIZE[0], "-normal"), (110, "-wide"), (150, "-very-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-too-short"), (MIN_SIZE[1], "-normal-height"), (36, "-tall")]
 
     BINDINGS = [
         Binding("f1,question_mark", "help", "Help", show=True),
@@ -116,6 +129,7 @@ class GameScreen(Screen[None]):
 
     # ---- frame -------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
+        yield Static(self._too_small_text(), id="too-small", markup=False)
         yield Static("", id="status", markup=False)
         with Horizontal(id="game-body"):
             with Vertical(id="board"):
@@ -130,7 +144,31 @@ class GameScreen(Screen[None]):
                     yield ChatPanel(self.table)
         yield Static("", id="message", markup=False)
         yield Static("", id="waiting", markup=False)
-        yield Footer()
+        yield GameFooter(rank=self.footer_rank)
+
+    def footer_rank(self, action: str) -> int:
+        """Footer order: Enter's action first, the game's keys, then the frame's."""
+        if action in FRAME_ACTIONS:
+            return 2
+        return 0 if action in self._enter_actions else 1
+
+    @property
+    def _enter_actions(self) -> frozenset[str]:
+        return frozenset(b.action for b in self._bindings.key_to_bindings.get("enter", ()))
+
+    @property
+    def too_small(self) -> bool:
+        width, height = self.app.size
+        return width < MIN_SIZE[0] or height < MIN_SIZE[1]
+
+    def _too_small_text(self) -> str:
+        width, height = self.app.size
+        return (f"Enlarge the terminal to {MIN_SIZE[0]}×{MIN_SIZE[1]} to see the table "
+                f"(it is {width}×{height} now).\nEsc: menu · ctrl+q: quit")
+
+    def on_resize(self) -> None:
+        if self.is_mounted:
+            self.query_one("#too-small", Static).update(self._too_small_text())
 
     _vote_offered = False
 

@@ -441,6 +441,14 @@ class SevenWondersScreen(GameScreen):
             if self.wide:
                 out.append("\n      ")
                 out.append_text(self._cards_line(view, seat))
+            if self.wide and self.size.height >= 36:  # room for what the city makes and its science
+                fixed, choices = production(view, seat, sold_only=False)
+                out.append("\n      makes ", style="dim")
+                out.append_text(units_text(fixed, choices))
+                counts, wild = science(view, seat)
+                out.append(" · science ", style="dim")
+                out.append(" ".join(f"{s} {k}" for s, k in zip(SYMBOLS, counts, strict=True))
+                           + (f" +{wild} any" if wild else ""))
         return out
 
     def _cards_line(self, view: View, seat: int) -> Text:
