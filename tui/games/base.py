@@ -34,6 +34,7 @@ from ..table import Table, TableEvent
 from ..widgets import GameLogPanel, Scoreboard
 from ..widgets.chat import ChatPanel
 from ..widgets.footer import GameFooter
+from ..widgets.panel import Panel
 
 log = logging.getLogger(__name__)
 STYLES = Path(__file__).resolve().parent.parent / "styles"
@@ -130,7 +131,7 @@ class GameScreen(Screen[None]):
     # ---- frame -------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield Static(self._too_small_text(), id="too-small", markup=False)
-        yield Static("", id="status", markup=False)
+        yield Panel("", id="status", markup=False)
         with Horizontal(id="game-body"):
             with Vertical(id="board"):
                 yield from self.compose_board()
@@ -142,8 +143,8 @@ class GameScreen(Screen[None]):
                 yield GameLogPanel(id="game-log")
                 if self.has_chat:
                     yield ChatPanel(self.table)
-        yield Static("", id="message", markup=False)
-        yield Static("", id="waiting", markup=False)
+        yield Panel("", id="message", markup=False)
+        yield Panel("", id="waiting", markup=False)
         yield GameFooter(rank=self.footer_rank)
 
     def footer_rank(self, action: str) -> int:

@@ -22,6 +22,7 @@ from engine.money.rules import make_bid
 from engine.money.state import BidView, Keep, MoneyView, SwapBid, SwapMarket
 
 from ..widgets import PickList, PickRow
+from ..widgets.panel import Panel
 from .base import STYLES, GameScreen, Legal
 
 SIDES = ("I", "II")
@@ -79,10 +80,10 @@ class MoneyScreen(GameScreen):
 
     # ---- layout ------------------------------------------------------------------------
     def compose_board(self) -> ComposeResult:
-        yield Static("", id="market")
-        yield Static("", id="bids")
+        yield Panel("", id="market")
+        yield Panel("", id="bids")
         yield PickList(id="choices")
-        yield Static("", id="hand-title")
+        yield Panel("", id="hand-title")
         yield PickList(id="hand", empty="(you are watching: no hand)")
 
     # ---- state helpers -----------------------------------------------------------------

@@ -61,6 +61,7 @@ from engine.seven_wonders.state import (
 from ..results import winners_line
 from ..screens.end import EndScreen
 from ..widgets import PickList, PickRow
+from ..widgets.panel import Panel
 from .base import STYLES, GameScreen, Legal
 
 AGE_NAMES = {1: "I", 2: "II", 3: "III"}
@@ -297,12 +298,12 @@ class SevenWondersScreen(GameScreen):
 
     # ---- layout --------------------------------------------------------------------------------
     def compose_board(self) -> ComposeResult:
-        yield Static("", id="sw-neighbours")
-        yield Static("", id="sw-city")
-        yield Static("", id="sw-hand-title")
+        yield Panel("", id="sw-neighbours")
+        yield Panel("", id="sw-city")
+        yield Panel("", id="sw-hand-title")
         yield PickList(id="sw-hand", empty="(no cards)")
         yield PickList(id="sw-choices")
-        yield Static("", id="sw-card")
+        yield Panel("", id="sw-card")
 
     def on_resize(self) -> None:
         """Neighbours grow a line of cards on a big terminal; the card line shrinks on a small one."""

@@ -66,6 +66,7 @@ from engine.sheriff.state import (
 )
 
 from ..widgets import PickList, PickRow
+from ..widgets.panel import Panel
 from .base import STYLES, GameScreen, Legal
 
 log = logging.getLogger(__name__)
@@ -215,13 +216,13 @@ class SheriffScreen(GameScreen):
 
     # ---- layout --------------------------------------------------------------------------
     def compose_board(self) -> ComposeResult:
-        yield Static("", id="piles")
-        yield Static("", id="stands")
-        yield Static("", id="prompt")
-        yield Static("", id="detail")
+        yield Panel("", id="piles")
+        yield Panel("", id="stands")
+        yield Panel("", id="prompt")
+        yield Panel("", id="detail")
         yield TextEntry(id="text-entry", max_length=200, compact=True)
         yield PickList(id="choices")
-        yield Static("", id="hand-line")
+        yield Panel("", id="hand-line")
 
     def on_mount(self) -> None:
         # Textual also runs GameScreen.on_mount (handlers run for every class in the MRO).

@@ -76,6 +76,7 @@ from engine.ten.state import (
 from ..results import winners_line
 from ..screens.end import EndScreen
 from ..widgets import PickList, PickRow
+from ..widgets.panel import Panel
 from .base import STYLES, GameScreen, Legal
 
 log = logging.getLogger(__name__)
@@ -298,11 +299,11 @@ class TenScreen(GameScreen):
         self._step_seen: tuple[Any, ...] = ()
 
     def compose_board(self) -> ComposeResult:
-        yield Static("", id="tableau")
-        yield Static("", id="market")
-        yield Static("", id="mine")
-        yield Static("", id="others")
-        yield Static("", id="prompt")
+        yield Panel("", id="tableau")
+        yield Panel("", id="market")
+        yield Panel("", id="mine")
+        yield Panel("", id="others")
+        yield Panel("", id="prompt")
         yield PickList(id="choices", empty="")
 
     # ---- state helpers ---------------------------------------------------------------------
