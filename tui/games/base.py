@@ -46,7 +46,7 @@ Legal = Sequence[Action] | ActionSpace
 MIN_SIZE = (80, 24)
 """The smallest terminal a game screen supports; below it the screen asks for a bigger one."""
 
-FRAME_ACTIONS = ("help", "leave", "results", "chat", "invite", "quit")
+FRAME_ACTIONS = ("help", "leave", "results", "chat", "vote", "invite", "quit")
 """The frame's keys: in the footer after the game's own keys (its main key, Enter, first)."""
 
 
@@ -139,7 +139,7 @@ class GameScreen(Screen[None]):
                 if self.invite:
                     yield Static(self._invite_line(), id="invite")
                 yield Scoreboard(id="scoreboard")
-                yield Static("", id="clocks", markup=False)
+                yield Panel("", id="clocks", markup=False)
                 yield GameLogPanel(id="game-log")
                 if self.has_chat:
                     yield ChatPanel(self.table)
