@@ -12,6 +12,8 @@ import pytest
 from textual.widgets import Input
 
 from net.broker import free_port
+from net.invite import make_invite
+from net.lockstep.admission import FINGERPRINT_BYTES, SECRET_BYTES, TablePin
 from tui.app import GamenightApp
 from tui.config import Config, PlayerConfig, UiConfig
 from tui.local_table import LocalTable
@@ -22,6 +24,11 @@ from .helpers import screen_text, settle
 
 GAMENIGHT = Path(sys.executable).parent / "gamenight"
 MOSQUITTO = shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin:/usr/local/sbin")
+
+
+def code(broker: str = "mqtt://127.0.0.1:1") -> str:
+    """A well-formed invite code (with a table pin) for a game nobody hosts."""
+    return make_invite(broker, "money-1a2b3c4d", TablePin(bytes(FINGERPRINT_BYTES), bytes(SECRET_BYTES)))
 
 
 class Joined(Exception):
@@ -53,7 +60,7 @@ async def test_the_join_form_sends_the_name_typed_there(joins):
         field = app.screen.query_one("#join-name", Input)
         assert field.value == "Zoe"  # the default comes from the config
         field.value = "Robin Hood"
-        app.screen.query_one("#join-broker", Input).value = "mqtt://127.0.0.1:1/money-1a2b3c4d"
+        app.screen.query_one("#join-broker", Input).value = code()
         app.screen.query_one("#join-broker", Input).focus()
         await pilot.press("enter")
         await settle(pilot)
@@ -65,7 +72,7 @@ async def test_join_name_from_the_command_line_fills_the_form(joins):
     app = GamenightApp(config=_config())
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        app.push_screen(JoinScreen(code="mqtt://127.0.0.1:1/money-1a2b3c4d", name="Marian"))
+        app.push_screen(JoinScreen(code=code(), name="Marian"))
         await settle(pilot)
         assert app.screen.query_one("#join-name", Input).value == "Marian"
         assert joins == ["Marian"]
@@ -101,7 +108,7 @@ def mosquitto_port():
 @pytest.mark.skipif(not GAMENIGHT.exists(), reason="the gamenight console script is not installed")
 @pytest.mark.parametrize("command", [["join"], ["watch"], ["watch", "--headless"]])
 def test_an_unknown_code_is_one_line_and_exit_2_after_a_bounded_wait(command, mosquitto_port, gamenight_home):
-    proc = _cli(*command, f"mqtt://127.0.0.1:{mosquitto_port}/money-1a2b3c4d", home=gamenight_home)
+    proc = _cli(*command, code(f"mqtt://127.0.0.1:{mosquitto_port}"), home=gamenight_home)
     assert proc.returncode == 2, proc.stderr
     assert proc.stderr.strip().count("\n") == 0 and "no open game money-1a2b3c4d" in proc.stderr
 
