@@ -241,7 +241,12 @@ def selfplay(game_id: str, players: int | None, games: int, seed: int, bots: str
 def cmd_score(args: argparse.Namespace) -> int:
     from tui.results import as_json, format_table, winners_line
 
-    names, result = score_file(args.game, Path(args.file))
+    if args.template:
+        print(json.dumps(score_template(args.game, args.players), indent=2))
+        return 0
+    if args.file is None:
+        raise CliError("give the score pad file (or - for standard input), or --template for a blank one")
+    names, result = score_file(args.game, args.file)
     if args.json:
         print(json.dumps(as_json(args.game, names, result)))
     else:
@@ -250,25 +255,44 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def score_file(game_id: str, path: Path) -> tuple[list[str], Result]:
-    """Read a score-pad JSON file and score it with the game's `scorepad.score_pad`."""
+def _scorepad(game_id: str) -> Any:
+    """The game's score-pad module (engine/<game>/scorepad.py)."""
     from engine.registry import _GAMES
 
     game = _game(game_id)
     try:
-        text = path.read_text(encoding="utf-8")
+        return import_module(f"{_GAMES[game.id]}.scorepad")
+    except ImportError:
+        raise CliError(f"{game.name} has no score pad") from None
+
+
+def score_template(game_id: str, players: int | None) -> Any:
+    """A blank score pad to fill in (`gamenight score GAME --template > pad.json`)."""
+    module = _scorepad(game_id)
+    template = getattr(module, "template", None)
+    if template is None:
+        raise CliError(f"{_game(game_id).name} has no score-pad template")
+    if players is not None and not 1 <= players <= 10:
+        raise CliError(f"--players must be from 1 to 10, not {players}")
+    return template() if players is None else template(players)
+
+
+def score_file(game_id: str, path: Path | str) -> tuple[list[str], Result]:
+    """Read a score-pad JSON file ("-": standard input) and score it with the game's score pad."""
+    score_pad = getattr(_scorepad(game_id), "score_pad", None)
+    if score_pad is None:
+        raise CliError(f"{_game(game_id).name} has no score pad")
+    where = "standard input" if str(path) == "-" else str(path)
+    try:
+        text = sys.stdin.read() if str(path) == "-" else Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise CliError(f"no such file: {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise CliError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise CliError(f"cannot read {where}: {getattr(exc, 'strerror', None) or exc}") from None
     try:
         data = json.loads(text)
     except ValueError as exc:
-        raise CliError(f"{path} is not valid JSON: {exc}") from None
-    try:
-        score_pad = import_module(f"{_GAMES[game.id]}.scorepad").score_pad
-    except (ImportError, AttributeError):
-        raise CliError(f"{game.name} has no score pad") from None
+        raise CliError(f"{where} is not valid JSON: {exc}") from None
     names, result = score_pad(data)
     return list(names), result
 
@@ -317,7 +341,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     score = sub.add_parser("score", help="score final holdings from a JSON file (the score pad)")
     score.add_argument("game")
-    score.add_argument("file")
+    score.add_argument("file", nargs="?", help="the filled-in score pad; - reads standard input")
+    score.add_argument("--template", action="store_true", help="print a blank score pad to fill in")
+    score.add_argument("--players", type=int, help="players in the --template (default: the game's usual)")
     score.add_argument("--json", action="store_true", help="print JSON instead of a table")
     score.set_defaults(func=cmd_score)
 

@@ -175,6 +175,25 @@ def _check_reachable(url: str, timeout: float = 3.0) -> None:
         raise _cli_error(f"cannot reach the broker at {address.url}: {exc.strerror or exc}") from None
 
 
+def _check_announced(url: str, gid: str, settings: Any, timeout: float = 5.0) -> None:
+    """Before the TUI: a code for no game on that broker is one line (after a bounded wait),
+    unless this machine played that game (its own log lets it rejoin)."""
+    if _my_meta(gid):
+        return
+
+    async def look() -> None:
+        from net.launch import connect
+        from net.session import fetch_announce
+
+        transport = await connect(url, settings, timeout=timeout)
+        try:
+            await fetch_announce(transport, gid, settings.prefix, timeout=timeout)
+        finally:
+            await transport.stop()
+
+    _run(look())
+
+
 def _print(*parts: Any) -> None:
     print(*parts, flush=True)
 
@@ -365,6 +384,7 @@ def cmd_join(args: argparse.Namespace) -> int:
     if args.headless:
         return _run(_join_headless(url, gid, settings, name, bot="best", watch=False, pin=pin))
     _check_reachable(url)
+    _check_announced(url, gid, settings)
     from tui.screens.join import JoinScreen
 
     return _run_app(JoinScreen(code=_code(url, gid, pin), name=name), config)
@@ -374,9 +394,10 @@ def cmd_watch(args: argparse.Namespace) -> int:
     config = _config()
     url, gid, pin = _parse_code(args.code, args, config)
     settings = _settings(args, config, url)
+    _check_reachable(url)
+    _check_announced(url, gid, settings)
     if args.headless:
         return _run(_join_headless(url, gid, settings, config.player.name, bot=None, watch=True, pin=pin))
-    _check_reachable(url)
     from tui.screens.join import JoinScreen
 
     return _run_app(JoinScreen(code=_code(url, gid, pin), watch=True), config)

@@ -10,6 +10,7 @@ from typing import Any
 
 from engine.core import Result
 from engine.core.early import early_reason
+from engine.core.scorepad import plural
 
 
 def categories(result: Result) -> list[str]:
@@ -83,10 +84,14 @@ def winners_line(names: Sequence[str], result: Result) -> str:
 
 
 def _winners(names: Sequence[str], result: Result) -> str:
+    """Who won, with how many points; a solo game has a score, not a winner."""
+    if len(names) == 1:
+        return f"{names[0]} scores {plural(result.scores[0], 'point')}."
     winners = [names[s] for s in result.winners]
+    points = plural(result.scores[result.winners[0]], "point")
     if len(winners) == 1:
-        return f"{winners[0]} wins with {result.scores[result.winners[0]]} points."
-    return f"Shared win: {', '.join(winners)} with {result.scores[result.winners[0]]} points."
+        return f"{winners[0]} wins with {points}."
+    return f"Shared win: {', '.join(winners)} with {points}."
 
 
 def as_json(game_id: str, names: Sequence[str], result: Result) -> dict[str, Any]:

@@ -3,7 +3,8 @@
 Schema (docs/money.md): {"edition": "gold_silver" | "classic" (optional, default gold_silver),
 "players": [{"name": "Ann", "cards": ["euro_20_1", "euro_20", "gold", ...]}, ...]}.
 A card is a physical id (`euro_20_1`: that very card) or a type id (`euro_20`: one card of that
-type). Across all players no physical card may appear twice and no type more often than the
+type), or the type's name in any case ("Euro 20", "gold"); "cards" may also be an object of
+card -> count (`{"gold": 6}`). Across all players no physical card may appear twice and no type more often than the
 box holds it. Any problem raises InvalidOption with one line naming it.
 """
 
@@ -13,6 +14,7 @@ from collections import Counter
 from typing import Any
 
 from ..core import InvalidOption, Result
+from ..core.scorepad import NameBook, check_names, check_player_count, counted_items
 from .cards import (
     DEFAULT_EDITION,
     EDITIONS,
@@ -21,18 +23,25 @@ from .cards import (
     TYPE_COUNT,
     TYPE_EDITIONS,
     TYPE_OF,
+    label,
 )
 from .scoring import score_hands
 
 _KEYS = {"edition", "players"}
 _PLAYER_KEYS = {"name", "cards"}
+# What a person may write for a card: its physical id, its type id, or the type's name.
+_BOOK = NameBook({card: ([label(card)] if card == TYPE_OF[card] else []) for card in TYPE_OF}, "card",
+                 quiet=SERIAL)
+
+
+def template(n_players: int = 3) -> dict[str, Any]:
+    """A blank score pad to fill in: cards as a list of names, or an object of name -> count."""
+    return {"edition": DEFAULT_EDITION,
+            "players": [{"name": f"Player {i + 1}", "cards": {}} for i in range(n_players)]}
 
 
 def _check_card(card: Any, where: str, edition: str) -> str:
-    if not isinstance(card, str):
-        raise InvalidOption(f"{where}: a card must be a card id string, not {card!r}")
-    if card not in TYPE_OF:
-        raise InvalidOption(f"{where}: unknown card id {card!r}")
+    card = _BOOK.one(card, where)
     if edition not in TYPE_EDITIONS[TYPE_OF[card]]:
         raise InvalidOption(f"{where}: {card} is not a card of the {edition} edition")
     return card
@@ -52,8 +61,7 @@ def score_pad(data: Any) -> tuple[list[str], Result]:
     if not isinstance(players, list):
         raise InvalidOption("\"players\" must be a list of {\"name\": ..., \"cards\": [...]}")
     low, high = PLAYER_RANGE[edition]
-    if not low <= len(players) <= high:
-        raise InvalidOption(f"the {edition} edition is for {low}-{high} players, not {len(players)}")
+    check_player_count(len(players), low, high, f"the {edition} edition")
     names: list[str] = []
     hands: list[list[str]] = []
     physical: set[str] = set()
@@ -68,24 +76,22 @@ def score_pad(data: Any) -> tuple[list[str], Result]:
         name = player.get("name")
         if not isinstance(name, str) or not name.strip():
             raise InvalidOption(f"{where}: \"name\" must be a non-empty string")
-        if name in names:
-            raise InvalidOption(f"two players are named {name!r}")
+        check_names([*names, name])
         where = f"player {name!r}"
-        cards = player.get("cards")
-        if not isinstance(cards, list):
-            raise InvalidOption(f"{where}: \"cards\" must be a list of card ids")
-        for card in cards:
-            _check_card(card, where, edition)
+        cards: list[str] = []
+        for written, count in counted_items(player.get("cards", []), where, "\"cards\""):
+            card = _check_card(written, where, edition)
             if card in SERIAL:  # a physical id names one particular card
-                if card in physical:
+                if card in physical or count > 1:
                     raise InvalidOption(f"{where}: card {card} is listed twice")
                 physical.add(card)
             kind = TYPE_OF[card]
-            per_type[kind] += 1
+            per_type[kind] += count
             if per_type[kind] > TYPE_COUNT[kind]:
                 raise InvalidOption(
                     f"{where}: more {kind} cards than the game has ({TYPE_COUNT[kind]})"
                 )
+            cards.extend([card] * count)
         names.append(name)
         hands.append(cards)
     return names, score_hands(hands, edition)

@@ -10,6 +10,7 @@ from collections import Counter
 from typing import Any
 
 from ..core import InvalidOption, Result
+from ..core.scorepad import NameBook, check_names, check_player_count, counted_items, plural
 from .cards import (
     BOARDS,
     CARDS,
@@ -17,6 +18,7 @@ from .cards import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     VICTORY_TOKEN,
+    WONDER_CITY,
     WONDER_ORDER,
 )
 from .scoring import Table, result_of, score_table
@@ -24,6 +26,28 @@ from .state import SeatScore
 
 _FIELDS = ("name", "wonder", "side", "stages", "cards", "coins", "military")
 _TOKENS = sorted(set(VICTORY_TOKEN.values()) | {DEFEAT_TOKEN})
+# Cards and wonders by id or by name, in any case ("Lumber Yard", "lumber yard", "age1_lumber_yard").
+_CARDS = NameBook({card_id: [card.name] for card_id, card in CARDS.items()}, "card")
+_WONDERS = NameBook({w: [WONDER_CITY[w]] for w in WONDER_ORDER}, "wonder")
+
+
+def template(n_players: int = 3) -> dict[str, Any]:
+    """A blank score pad, in seat order: wonder and side, stages built, cards by name, coins,
+    and the conflict tokens (1, 3, 5 for victories, -1 for defeats)."""
+    return {"players": [{"name": f"Player {i + 1}", "wonder": WONDER_ORDER[i], "side": "A", "stages": 0,
+                         "cards": [], "coins": 0, "military": []} for i in range(n_players)]}
+
+
+def _copies(card_id: str, n: int) -> int:
+    card = CARDS[card_id]
+    return 1 if card.is_guild else sum(1 for m in card.copies_min_players if m <= n)
+
+
+def _card(written: Any, where: str, n: int, used: Counter[str]) -> str:
+    """The card id meant: a name shared by several cards (two Ages' "Loom") takes the first
+    one with a copy left in an n-player game."""
+    ids = _CARDS.candidates(written, where)
+    return next((c for c in ids if used[c] < _copies(c, n)), ids[0])
 
 
 def score_pad(data: Any) -> tuple[list[str], Result]:
@@ -36,9 +60,10 @@ def score_pad_details(data: Any) -> tuple[list[str], tuple[SeatScore, ...], Resu
     if not isinstance(data, dict) or not isinstance(data.get("players"), list):
         raise InvalidOption('the score pad needs a JSON object with a "players" list')
     players = data["players"]
-    if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-        raise InvalidOption(f"7 Wonders is for {MIN_PLAYERS}-{MAX_PLAYERS} players, not {len(players)}")
-    rows = [_player(i, p) for i, p in enumerate(players)]
+    check_player_count(len(players), MIN_PLAYERS, MAX_PLAYERS, "7 Wonders")
+    used: Counter[str] = Counter()
+    rows = [_player(i, p, len(players), used) for i, p in enumerate(players)]
+    check_names([r[0] for r in rows])
     wonders = [r[1] for r in rows]
     if len(set(wonders)) != len(wonders):
         twice = next(w for w in wonders if wonders.count(w) > 1)
@@ -56,7 +81,7 @@ def score_pad_details(data: Any) -> tuple[list[str], tuple[SeatScore, ...], Resu
     return [r[0] for r in rows], scores, result_of(scores)
 
 
-def _player(i: int, p: Any) -> tuple:
+def _player(i: int, p: Any, n: int, used: Counter[str]) -> tuple:
     where = f"player {i + 1}"
     if not isinstance(p, dict):
         raise InvalidOption(f"{where}: expected an object with {', '.join(_FIELDS)}")
@@ -70,22 +95,22 @@ def _player(i: int, p: Any) -> tuple:
     if not isinstance(name, str) or not name.strip():
         raise InvalidOption(f"{where}: name must be a non-empty string")
     where = f"player {i + 1} ({name})"
-    wonder, side = p["wonder"], p["side"]
-    if wonder not in WONDER_ORDER:
-        raise InvalidOption(f"{where}: unknown wonder {wonder!r} (wonders: {', '.join(WONDER_ORDER)})")
+    wonder, side = _WONDERS.one(p["wonder"], where), p["side"]
+    side = side.upper() if isinstance(side, str) else side
     if side not in ("A", "B"):
         raise InvalidOption(f'{where}: side must be "A" or "B", not {side!r}')
     n_stages = len(BOARDS[(wonder, side)].stages)
     stages = _int(p["stages"], f"{where}: stages")
     if not 0 <= stages <= n_stages:
         raise InvalidOption(f"{where}: {wonder} side {side} has 0-{n_stages} stages, not {stages}")
-    cards = p["cards"]
-    if not isinstance(cards, list):
-        raise InvalidOption(f"{where}: cards must be a list of card ids")
+    cards = []
     seen: dict[str, str] = {}
-    for c in cards:
-        if not isinstance(c, str) or c not in CARDS:
-            raise InvalidOption(f"{where}: unknown card id {c!r}")
+    for written, count in counted_items(p["cards"], where, "cards"):
+        c = _card(written, where, n, used)
+        if count > 1:
+            raise InvalidOption(f"{where}: {CARDS[c].name} is counted {count} times (a city holds one)")
+        used[c] += count
+        cards.extend([c] * count)
         name_of = CARDS[c].name
         if name_of in seen:
             raise InvalidOption(f"{where}: {c} duplicates {seen[name_of]} (a city holds one {name_of})")
@@ -100,7 +125,7 @@ def _player(i: int, p: Any) -> tuple:
         if _int(t, f"{where}: military token") not in _TOKENS:
             raise InvalidOption(f"{where}: {t} is not a conflict token ({', '.join(map(str, _TOKENS))})")
     if len(tokens) > 6:
-        raise InvalidOption(f"{where}: at most 6 conflict tokens (2 per Age), not {len(tokens)}")
+        raise InvalidOption(f"{where}: at most 6 conflict tokens (2 per Age), not {plural(len(tokens), 'token')}")
     return name, wonder, side, stages, tuple(cards), coins, tuple(tokens)
 
 
@@ -117,4 +142,5 @@ def _check_copies(rows: list[tuple]) -> None:
         card = CARDS[card_id]
         copies = 1 if card.is_guild else sum(1 for m in card.copies_min_players if m <= n)
         if k > copies:
-            raise InvalidOption(f"{card_id} appears {k} times but a {n}-player game has {copies}")
+            raise InvalidOption(f"{CARDS[card_id].name} ({card_id}) appears {plural(k, 'time')} but a "
+                                f"{n}-player game has {plural(copies, 'copy', 'copies')}")

@@ -10,8 +10,17 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import InvalidOption, Result
-from .cards import GOODS, IDX, NG, deck_counts
+from ..core.scorepad import NameBook, check_names, check_player_count, plural
+from .cards import GOODS, IDX, NAME, NG, deck_counts
 from .scoring import final_result
+
+# A good may be written as its id ("chicken") or its name ("Chickens"), in any case.
+_BOOK = NameBook({good: [NAME[good]] for good in GOODS}, "good")
+
+
+def template(n_players: int = 4) -> dict[str, Any]:
+    """A blank score pad: each player's gold and the goods on their stand (name -> cards)."""
+    return {"players": [{"name": f"Player {i + 1}", "gold": 0, "stand": {}} for i in range(n_players)]}
 
 
 def _whole(value: Any) -> bool:
@@ -35,12 +44,11 @@ def _player(entry: Any, k: int) -> tuple[str, int, tuple[int, ...]]:
     if not isinstance(stand, dict):
         raise InvalidOption(f"{where} ({name}): stand must be an object of good id -> number of cards")
     counts = [0] * NG
-    for good, n in stand.items():
-        if good not in IDX:
-            raise InvalidOption(f"{where} ({name}): unknown good {good!r} (goods: {', '.join(GOODS)})")
+    for written, n in stand.items():
+        good = _BOOK.one(written, f"{where} ({name})")
         if not _whole(n):
             raise InvalidOption(f"{where} ({name}): the number of {good} must be a whole number of 0 or more")
-        counts[IDX[good]] = n
+        counts[IDX[good]] += n
     return name, gold, tuple(counts)
 
 
@@ -52,17 +60,14 @@ def score_pad(data: Any) -> tuple[list[str], Result]:
     if unknown:
         raise InvalidOption(f"unknown field {unknown[0]!r} (the score pad reads only \"players\")")
     players = [_player(entry, k) for k, entry in enumerate(data["players"])]
-    if not 3 <= len(players) <= 5:
-        raise InvalidOption(f"Sheriff of Nottingham is for 3-5 players, not {len(players)}")
+    check_player_count(len(players), 3, 5, "Sheriff of Nottingham")
     names = [name for name, _, _ in players]
-    if len(set(names)) != len(names):
-        dup = next(n for n in names if names.count(n) > 1)
-        raise InvalidOption(f"the name {dup!r} appears twice")
+    check_names(names)
     copies = deck_counts(len(players), True)
     for i, good in enumerate(GOODS):
         total = sum(stand[i] for _, _, stand in players)
         if total > copies[i]:
             raise InvalidOption(
-                f"{total} {good} on the stands, but a {len(players)}-player game has only {copies[i]}"
+                f"{total} {good} on the stands, but a {len(players)}-player game has only {plural(copies[i], 'card')}"
             )
     return names, final_result([g for _, g, _ in players], [s for _, _, s in players])

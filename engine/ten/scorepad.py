@@ -11,10 +11,22 @@ from __future__ import annotations
 from typing import Any
 
 from ..core import InvalidOption, Result
+from ..core.scorepad import NameBook, check_names, counted_items, plural
 from .cards import CARD_TYPES, CURRENCY, IS_WILD, TOKEN_CAP, TYPE_OF, card_name, deck_for
 from .scoring import score_collection, tiebreak_key
 
 _PLAYER_KEYS = {"name", "cards", "currency", "bust"}
+_FIRST_COPY = {TYPE_OF[card]: card for card in reversed(list(TYPE_OF))}
+# A card may be written as its physical id, its type id or its name ("red 4", "Wild 5").
+_BOOK = NameBook({**{card: [] for card in TYPE_OF},
+                  **{kind: [card_name(first)] for kind, first in _FIRST_COPY.items()}}, "card",
+                 quiet=[card for card in TYPE_OF if card not in CARD_TYPES])
+
+
+def template(n_players: int = 3) -> dict[str, Any]:
+    """A blank score pad: cards as a list of names (or name -> count), tokens and busts."""
+    return {"game": "ten", "players": [{"name": f"Player {i + 1}", "cards": [], "currency": 0, "bust": 0}
+                                       for i in range(n_players)]}
 
 
 def _count(entry: dict, key: str, who: str, most: int | None = None) -> int:
@@ -46,8 +58,9 @@ def _players(data: Any) -> list[dict]:
         name = entry.get("name")
         if not isinstance(name, str) or not name.strip():
             raise InvalidOption(f"player {i + 1}: \"name\" must be a non-empty string")
-        if not isinstance(entry.get("cards"), list):
-            raise InvalidOption(f"{name}: \"cards\" must be a list of card ids")
+        entry["cards"] = [card for written, count in counted_items(entry.get("cards"), name, "\"cards\"")
+                          for card in [_BOOK.one(written, name)] * count]
+    check_names([entry["name"] for entry in players])
     return players
 
 
@@ -75,7 +88,7 @@ def _collections(players: list[dict]) -> list[list[str]]:
                 wanted[i].append(card)
                 continue
             if card not in in_play_set:
-                raise InvalidOption(f"{who}: {card} is not used with {len(players)} players")
+                raise InvalidOption(f"{who}: {card} is not used with {plural(len(players), 'player')}")
             if card in owner:
                 also = "" if owner[card] == who else f" (also held by {owner[card]})"
                 raise InvalidOption(f"{who}: {card} is listed twice{also}")
@@ -88,7 +101,7 @@ def _collections(players: list[dict]) -> list[list[str]]:
                 copies = sum(1 for c in in_play if TYPE_OF[c] == card_type)
                 raise InvalidOption(
                     f"{players[i]['name']}: no copy of {card_type} left "
-                    f"(the deck for {len(players)} players has {copies})"
+                    f"(the deck for {plural(len(players), 'player')} has {plural(copies, 'copy', 'copies')})"
                 )
             owner[copy] = players[i]["name"]
             out[i].append(copy)

@@ -87,3 +87,56 @@ async def test_watching_bots_play_needs_no_keys(config):
                 break
         assert isinstance(app.screen, EndScreen)
         assert app.tables[0].local_seats == ()
+
+
+async def test_the_form_offers_every_playable_option_and_remembers_the_last_choices(config):
+    app = GamenightApp(config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        # Game: Money! -> ... -> 7 Wonders (the order of the registry): its board side is offered.
+        while form.game.id != "seven_wonders":
+            await pilot.press("right")
+        text = screen_text(app)
+        assert "Wonder side" in text and "◀ A ▶" in text
+        await pilot.press("down", "left")  # players: 4 -> 3
+        await pilot.press("down", "down", "right")  # wonder side A -> B
+        assert "◀ B ▶" in screen_text(app)
+        await pilot.press("tab", "tab", *"Ann")
+        await pilot.press("enter")
+        await settle(pilot)
+        table = app.tables[0]
+        assert table.game.id == "seven_wonders" and table.n_players == 3
+        assert dict(table.game_log.options)["wonder_side"] == "B"
+    # A new app: the form opens on the same game with the same choices.
+    app = GamenightApp(config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        assert form.game.id == "seven_wonders" and form.players == 3 and form.options["wonder_side"] == "B"
+        text = screen_text(app)
+        assert "◀ B ▶" in text and "Ann" in text
+
+
+@pytest.mark.parametrize("game, option, label", [("sheriff", "first_sheriff", "First sheriff"),
+                                                 ("ten", "first_player", "First player")])
+async def test_the_first_seat_can_be_chosen_in_the_form(config, game, option, label):
+    app = GamenightApp(config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        form = app.screen
+        while form.game.id != game:
+            await pilot.press("right")
+        assert f"{label}" in screen_text(app) and "drawn" in screen_text(app)
+        rows = [row.key for row in form.query_one("#settings").rows]
+        await pilot.press(*["down"] * rows.index(("option", option)), "right", "right")
+        assert "player 2" in screen_text(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert dict(app.tables[0].game_log.options)[option] == 1

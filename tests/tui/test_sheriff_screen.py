@@ -32,7 +32,7 @@ def keys_for(screen: SheriffScreen) -> list[str]:
     if mode == "discard":
         return ["t", "2"]
     if mode == "load":
-        return ["space", "space", "enter"]
+        return ["space", "space", "enter", "y"]  # y: the bag goes in (it asks first)
     if mode in ("declare", "choose", "pay"):
         return ["enter"]
     if mode == "offer":

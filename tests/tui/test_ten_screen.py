@@ -7,7 +7,7 @@ from textual.widgets import DataTable, Static
 from engine.core import final_state
 from engine.ten import GAME, score_collection
 from engine.ten.cards import card_name, deck_for
-from engine.ten.state import Bid, Buy, BuyWild, Pay, Payment, Skip
+from engine.ten.state import Bid, Buy, BuyWild, Draw, Pay, Payment, Skip
 from tui.app import GamenightApp
 from tui.games.ten import CollectionsScreen, TenEndScreen, TenScreen
 from tui.screens.menu import MenuScreen
@@ -158,12 +158,16 @@ async def test_five_players_and_an_auction_fit_at_80_by_24(config):
         fits(app, BOARD + ("#others",))
         text = screen_text(app)
         for words in ("Tableau", "bust risk 0/129", "Market", "You 5 tokens", "red ", "orange",
-                      "Bot 4", "Draw", "Claim numbers", "Claim currency", "Your turn"):
+                      "Bot 4", "Draw", "Your turn"):
             assert words in text, f"{words!r} not on screen:\n{text}"
+        # Before the first draw there is nothing to claim: the menu and the footer offer Draw only.
+        assert [row.key for row in screen.query_one("#choices", PickList).rows] == [("act", Draw())]
+        assert "Claim" not in text and "Numbers" not in text
         await pilot.press("d")
         await settle(pilot)
         text = screen_text(app)
         assert "Tableau red 4" in text and "Total 4/11" in text
+        assert "Claim numbers" in text and "Claim currency" in text
         # The wild: the four bots bid first (Ann bids last), then Ann's bid row shows.
         await pilot.press("d")
         await settle(pilot)
@@ -241,15 +245,16 @@ async def test_pay_for_the_solo_wild_with_a_marked_card(config):
         assert sorted(screen.view.players[0].collection) == ["blue_6_a", "wild_5_a"]
 
 
-async def test_a_claim_before_drawing_shows_the_engine_reason(config):
+async def test_a_claim_is_not_offered_before_drawing(config):
     app = GamenightApp(start=GameSetup("ten", 1, 0, seed=4, names=["Ann"], bot_delay=0), config=config)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        await pilot.press("n")
+        assert "Numbers" not in screen_text(app) and "Claim" not in screen_text(app)
+        await pilot.press("n")  # not offered: the key does nothing
         await settle(pilot)
-        assert "Ann cannot claim now: draw a card first" in screen_text(app)
         assert isinstance(app.screen, TenScreen)
         assert app.tables[0].game_log.steps == ()
+        assert "⚠" not in screen_text(app)
 
 
 async def test_f1_shows_the_ten_rules_and_keys(config):
@@ -298,10 +303,9 @@ async def test_buy_phase_explains_a_blocked_card_and_goes_back_from_paying(confi
         choices = screen.query_one("#choices", PickList)
         keys = [row.key for row in choices.rows]
         assert keys[0] == ("act", Skip())
-        assert "you hold one" in screen_text(app)
-        await pilot.press("home", *["down"] * keys.index(("market", "red_4_b")), "enter")
-        await settle(pilot)
-        assert "you already hold an identical card" in screen_text(app)
+        # Only the card Ann may buy is offered; the other is named with the reason.
+        assert ("market", "red_4_b") not in keys and ("market", "blue_9_a") in keys
+        assert "Not for you now: red 4 (you hold one)" in screen_text(app)
         await pilot.press("home", *["down"] * keys.index(("market", "blue_9_a")), "enter")
         await settle(pilot)
         assert screen.buy_card == "blue_9_a" and "Buy blue 9 for 9" in screen_text(app)

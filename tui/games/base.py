@@ -18,20 +18,23 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 
 from engine.core import Action, ActionSpace, GameError, Seat, View
 
-from ..screens.dialogs import ConfirmDialog
+from ..screens.dialogs import ConfirmDialog, ErrorDialog
 from ..screens.pass_to import PassToScreen
 from ..screens.vote import ask_leave, ask_vote, vote_offered
 from ..table import Table, TableEvent
 from ..widgets import GameLogPanel, Scoreboard
 from ..widgets.chat import ChatPanel
+from ..widgets.footer import GameFooter
+from ..widgets.panel import Panel
 
 log = logging.getLogger(__name__)
 STYLES = Path(__file__).resolve().parent.parent / "styles"
@@ -40,8 +43,20 @@ STYLES = Path(__file__).resolve().parent.parent / "styles"
 Legal = Sequence[Action] | ActionSpace
 
 
+MIN_SIZE = (80, 24)
+"""The smallest terminal a game screen supports; below it the screen asks for a bigger one."""
+
+FRAME_ACTIONS = ("help", "leave", "results", "chat", "vote", "invite", "quit")
+"""The frame's keys: in the footer after the game's own keys (its main key, Enter, first)."""
+
+
 class GameScreen(Screen[None]):
     GAME_ID: ClassVar[str] = ""
+
+    # Size classes on the screen (Textual sets them on resize): too small -> the board gives way
+    # to one line; wider and taller terminals grow the side panel (styles/app.tcss).
+    HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (MIN_SIZE[0], "-normal"), (110, "-wide"), (150, "-very-wide")]
+    VERTICAL_BREAKPOINTS = [(0, "-too-short"), (MIN_SIZE[1], "-normal-height"), (36, "-tall")]
 
     BINDINGS = [
         Binding("f1,question_mark", "help", "Help", show=True),
@@ -49,6 +64,7 @@ class GameScreen(Screen[None]):
         Binding("e", "results", "Results", show=True),
         Binding("ctrl+t", "chat", "Chat", show=True),
         Binding("ctrl+e", "vote", "Vote", show=True),  # network: a late, gone or cheating seat
+        Binding("f2", "invite", "Invite", show=False),
     ]
 
     def __init__(self, table: Table) -> None:
@@ -114,19 +130,46 @@ class GameScreen(Screen[None]):
 
     # ---- frame -------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Static("", id="status", markup=False)
+        yield Static(self._too_small_text(), id="too-small", markup=False)
+        yield Panel("", id="status", markup=False)
         with Horizontal(id="game-body"):
             with Vertical(id="board"):
                 yield from self.compose_board()
             with Vertical(id="side"):
+                if self.invite:
+                    yield Static(self._invite_line(), id="invite")
                 yield Scoreboard(id="scoreboard")
-                yield Static("", id="clocks", markup=False)
+                yield Panel("", id="clocks", markup=False)
                 yield GameLogPanel(id="game-log")
                 if self.has_chat:
                     yield ChatPanel(self.table)
-        yield Static("", id="message", markup=False)
-        yield Static("", id="waiting", markup=False)
-        yield Footer()
+        yield Panel("", id="message", markup=False)
+        yield Panel("", id="waiting", markup=False)
+        yield GameFooter(rank=self.footer_rank)
+
+    def footer_rank(self, action: str) -> int:
+        """Footer order: Enter's action first, the game's keys, then the frame's."""
+        if action in FRAME_ACTIONS:
+            return 2
+        return 0 if action in self._enter_actions else 1
+
+    @property
+    def _enter_actions(self) -> frozenset[str]:
+        return frozenset(b.action for b in self._bindings.key_to_bindings.get("enter", ()))
+
+    @property
+    def too_small(self) -> bool:
+        width, height = self.app.size
+        return width < MIN_SIZE[0] or height < MIN_SIZE[1]
+
+    def _too_small_text(self) -> str:
+        width, height = self.app.size
+        return (f"Enlarge the terminal to {MIN_SIZE[0]}×{MIN_SIZE[1]} to see the table "
+                f"(it is {width}×{height} now).\nEsc: menu · ctrl+q: quit")
+
+    def on_resize(self) -> None:
+        if self.is_mounted:
+            self.query_one("#too-small", Static).update(self._too_small_text())
 
     _vote_offered = False
 
@@ -134,7 +177,8 @@ class GameScreen(Screen[None]):
         self.query_one("#message", Static).display = False
         logs = self.query_one("#game-log", GameLogPanel)
         for line in self.table.log_lines[-200:]:
-            logs.add(line)
+            if not (self.invite and line.endswith(self.invite)):  # on its own line above
+                logs.add(line)
         self.table.subscribe(self._on_table_event)
         self.query_one("#clocks", Static).display = self.table.clocks is not None
         if callable(getattr(self.table, "waiting_for", None)) or self.table.clocks is not None:
@@ -279,6 +323,8 @@ class GameScreen(Screen[None]):
             return self.has_chat
         if action == "vote":
             return vote_offered(self.table)
+        if action == "invite":
+            return bool(self.invite)
         return True
 
     @property
@@ -288,6 +334,18 @@ class GameScreen(Screen[None]):
 
     def action_vote(self) -> None:
         ask_vote(self)
+    @property
+    def invite(self) -> str:
+        """A networked table's invite code ("" for a local table)."""
+        return str(getattr(self.table, "invite", "") or "")
+
+    def _invite_line(self) -> Text:
+        # One line, cut at the panel's edge: a wrapped code reads as two codes; F2 shows it whole.
+        return Text.assemble(("F2 invite: ", "bold"), self.invite, no_wrap=True, overflow="ellipsis")
+
+    def action_invite(self) -> None:
+        if self.invite:
+            self.app.push_screen(ErrorDialog(self.invite, "Invite code", error=False))
 
     def action_chat(self) -> None:
         if self.has_chat:

@@ -22,6 +22,7 @@ from engine.money.rules import make_bid
 from engine.money.state import BidView, Keep, MoneyView, SwapBid, SwapMarket
 
 from ..widgets import PickList, PickRow
+from ..widgets.panel import Panel
 from .base import STYLES, GameScreen, Legal
 
 SIDES = ("I", "II")
@@ -79,10 +80,10 @@ class MoneyScreen(GameScreen):
 
     # ---- layout ------------------------------------------------------------------------
     def compose_board(self) -> ComposeResult:
-        yield Static("", id="market")
-        yield Static("", id="bids")
+        yield Panel("", id="market")
+        yield Panel("", id="bids")
         yield PickList(id="choices")
-        yield Static("", id="hand-title")
+        yield Panel("", id="hand-title")
         yield PickList(id="hand", empty="(you are watching: no hand)")
 
     # ---- state helpers -----------------------------------------------------------------
@@ -103,11 +104,18 @@ class MoneyScreen(GameScreen):
             return self.bidding
         if action == "group":
             return self.bidding and self.two_player
-        if action in ("choose", "swap_side", "keep"):
+        if action == "choose":
             return self.choosing
+        if action == "swap_side":
+            return self.is_legal(SwapMarket(int(parameters[0])))  # type: ignore[call-overload]
+        if action == "keep":
+            return self.is_legal(Keep())
         if action == "swap_bid":
             return self.choosing and parameters[0] in self.bid_keys
         return super().check_action(action, parameters)
+
+    def is_legal(self, action: object) -> bool:
+        return self.choosing and action in self.legal
 
     # ---- drawing -----------------------------------------------------------------------
     def render_view(self, view: MoneyView, legal: Legal) -> None:
@@ -265,7 +273,7 @@ class MoneyScreen(GameScreen):
             rows.append(PickRow(action, text, action in legal_set))
         rows.append(PickRow(Keep(), Text.assemble(("k ", "bold"), f"Keep your bid ({acting.value})"), Keep() in legal_set))
         choices.display = True
-        choices.set_rows(rows)
+        choices.set_rows([row for row in rows if row.enabled])  # only what is legal now
 
     def _draw_hand(self, view: MoneyView) -> None:
         hand = self.query_one("#hand", PickList)

@@ -60,6 +60,7 @@ from engine.seven_wonders.state import (
 from ..results import winners_line
 from ..screens.end import EndScreen
 from ..widgets import PickList, PickRow
+from ..widgets.panel import Panel
 from .base import STYLES, GameScreen, Legal
 
 AGE_NAMES = {1: "I", 2: "II", 3: "III"}
@@ -269,12 +270,12 @@ class SevenWondersScreen(GameScreen):
 
     # ---- layout --------------------------------------------------------------------------------
     def compose_board(self) -> ComposeResult:
-        yield Static("", id="sw-neighbours")
-        yield Static("", id="sw-city")
-        yield Static("", id="sw-hand-title")
+        yield Panel("", id="sw-neighbours")
+        yield Panel("", id="sw-city")
+        yield Panel("", id="sw-hand-title")
         yield PickList(id="sw-hand", empty="(no cards)")
         yield PickList(id="sw-choices")
-        yield Static("", id="sw-card")
+        yield Panel("", id="sw-card")
 
     def on_resize(self) -> None:
         """Neighbours grow a line of cards on a big terminal; the card line shrinks on a small one."""
@@ -413,6 +414,14 @@ class SevenWondersScreen(GameScreen):
             if self.wide:
                 out.append("\n      ")
                 out.append_text(self._cards_line(view, seat))
+            if self.wide and self.size.height >= 36:  # room for what the city makes and its science
+                fixed, choices = production(view, seat, sold_only=False)
+                out.append("\n      makes ", style="dim")
+                out.append_text(units_text(fixed, choices))
+                counts, wild = science(view, seat)
+                out.append(" · science ", style="dim")
+                out.append(" ".join(f"{s} {k}" for s, k in zip(SYMBOLS, counts, strict=True))
+                           + (f" +{wild} any" if wild else ""))
         return out
 
     def _cards_line(self, view: View, seat: int) -> Text:

@@ -65,7 +65,9 @@ from engine.sheriff.state import (
     View,
 )
 
+from ..screens.dialogs import ConfirmDialog
 from ..widgets import PickList, PickRow
+from ..widgets.panel import Panel
 from .base import STYLES, GameScreen, Legal
 
 log = logging.getLogger(__name__)
@@ -215,13 +217,13 @@ class SheriffScreen(GameScreen):
 
     # ---- layout --------------------------------------------------------------------------
     def compose_board(self) -> ComposeResult:
-        yield Static("", id="piles")
-        yield Static("", id="stands")
-        yield Static("", id="prompt")
-        yield Static("", id="detail")
+        yield Panel("", id="piles")
+        yield Panel("", id="stands")
+        yield Panel("", id="prompt")
+        yield Panel("", id="detail")
         yield TextEntry(id="text-entry", max_length=200, compact=True)
         yield PickList(id="choices")
-        yield Static("", id="hand-line")
+        yield Panel("", id="hand-line")
 
     def on_mount(self) -> None:
         # Textual also runs GameScreen.on_mount (handlers run for every class in the MRO).
@@ -235,6 +237,8 @@ class SheriffScreen(GameScreen):
 
     def _mode(self, view: View) -> str:
         """The pick list's content for this seat now ("" = not this seat's move)."""
+        if view.seat is not None and self._market_done(view):
+            return "preload"  # the others still at the market: mark the bag already
         if view.seat is None or not self.my_turn or view.seat not in view.active:
             return ""
         if view.phase == "market":
@@ -245,10 +249,19 @@ class SheriffScreen(GameScreen):
             return view.step  # choose, offer, answer, confiscate, pay
         return ""
 
+    @staticmethod
+    def _market_done(view: View) -> bool:
+        """This merchant's market turn is over and another merchant's is on: the hand is final."""
+        if view.phase != "market" or view.seat is None or view.seat == view.sheriff or not view.active:
+            return False
+        order = [(view.sheriff + k) % view.n_players for k in range(1, view.n_players)]
+        actor = view.active[0]
+        return actor != view.seat and actor in order and order.index(view.seat) < order.index(actor)
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         mode = self.mode
         wanted = {
-            "toggle": mode in ("aside", "load"),
+            "toggle": mode in ("aside", "load", "preload"),
             "set_aside": mode == "aside",
             "load": mode == "load",
             "make_offer": mode == "offer",
@@ -267,6 +280,10 @@ class SheriffScreen(GameScreen):
                 return False
             if action == "answer":
                 return self._answer_action(str(parameters[0])) is not None
+            if mode == "draw" and action == "pile":  # only a pile that may be drawn from now
+                return DrawDiscard(int(parameters[0])) in self.legal  # type: ignore[call-overload]
+            if action == "draw_deck":
+                return DrawDeck() in self.legal
             return True
         return super().check_action(action, parameters)
 
@@ -276,6 +293,7 @@ class SheriffScreen(GameScreen):
         mode = self._mode(view)
         step_key = (view.seat, view.round, view.phase, view.step, view.merchant, view.exchange, mode)
         fresh = step_key != self._step_key
+        carried = fresh and self._carries_bag(mode)
         if fresh:
             self._reset_builders(view, mode)
         self.mode = mode
@@ -290,7 +308,8 @@ class SheriffScreen(GameScreen):
         if fresh:
             self._step_key = step_key
             choices = self.query_one("#choices", PickList)
-            choices.action_jump(0)
+            if not carried:  # the player may be marking cards right now: keep the cursor
+                choices.action_jump(0)
             if mode and not self._entry_for and not isinstance(self.focused, Input):
                 choices.focus()  # but never out of a box being typed in (the chat)
         if not mode and self._entry_for:
@@ -305,8 +324,13 @@ class SheriffScreen(GameScreen):
         if view.phase in ("inspect", "over") and any(p.outcome for p in view.players):
             self.last_round = (view.round, view.players)
 
+    def _carries_bag(self, mode: str) -> bool:
+        """Cards marked for the bag during the others' market turns stay marked into the load."""
+        return self.mode == "preload" and mode in ("preload", "load")
+
     def _reset_builders(self, view: View, mode: str) -> None:
-        self.selected.clear()
+        if not self._carries_bag(mode):
+            self.selected.clear()
         me = view.players[view.seat] if view.seat is not None else None
         if mode == "discard" and me is not None:
             self.order = list(me.set_aside)
@@ -426,6 +450,8 @@ class SheriffScreen(GameScreen):
             out.append("Discard onto pile 1 or 2 (t = put on top)")
         elif mode == "load":
             out.append(f"Load your bag: mark 1 to {min(BAG_MAX, len(self.me.hand))} cards, Enter")
+        elif mode == "preload":
+            out.append(f"While {who} is at the market: mark your bag now (Enter once the market ends)")
         elif mode == "declare":
             out.append(f"Declare your bag of {plural(len(self.me.bag), 'card')}: pick the good")
         elif mode == "choose":
@@ -717,7 +743,7 @@ class SheriffScreen(GameScreen):
         mode = self.mode
         rows: list[PickRow] = []
         me = self.me
-        if mode in ("aside", "load") and me is not None:
+        if mode in ("aside", "load", "preload") and me is not None:
             rows = [self._hand_row(i, card) for i, card in enumerate(me.hand)]
         elif mode == "draw":
             for pile in (1, 2):
@@ -725,11 +751,11 @@ class SheriffScreen(GameScreen):
                 action = DrawDiscard(pile)
                 text = Text.assemble((f"{pile} ", "bold"), f"Discard pile {pile}: take ")
                 text.append_text(good_text(cards[0]) if cards else Text("(empty)", style="dim"))
-                if view.drew_deck:
-                    text.append("  (not after the draw pile)", style="dim")
-                rows.append(PickRow(action, text, action in legal))
+                if action in legal:  # only what is legal now (not a pile after the draw pile)
+                    rows.append(PickRow(action, text))
             text = Text.assemble(("d ", "bold"), f"Draw pile ({view.draw_size} left): a card only you see")
-            rows.append(PickRow(DrawDeck(), text, DrawDeck() in legal))
+            if DrawDeck() in legal:
+                rows.append(PickRow(DrawDeck(), text))
         elif mode in ("discard", "confiscate"):
             for i, card in enumerate(self.order):
                 where = "top" if i == len(self.order) - 1 else ("bottom" if i == 0 else "")
@@ -826,7 +852,7 @@ class SheriffScreen(GameScreen):
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(f"Your hand ({len(me.hand)}): ", style="bold")
         out.append_text(goods_text(me.hand, " ", "empty", short=True))
-        if self.mode in ("aside", "load"):
+        if self.mode in ("aside", "load", "preload"):
             out = Text(no_wrap=True, overflow="ellipsis")
             picked = [me.hand[i] for i in sorted(self.selected) if i < len(me.hand)]
             out.append("Set aside: " if self.mode == "aside" else "Bag: ", style="bold")
@@ -898,7 +924,15 @@ class SheriffScreen(GameScreen):
         if not cards:
             self.show_message("Put at least one card in the bag (space).", error=True)
             return
-        self._send(Load(cards))
+        # A loaded bag is sealed: nothing takes it back, so the player says yes to it first.
+        words = ", ".join(good_name(card) for card in cards)
+        question = (f"Load {plural(len(cards), 'card')} into your bag: {words}?\n"
+                    "The bag is sealed once it goes in.")
+        self.app.push_screen(ConfirmDialog(question), lambda yes: self._load_answer(yes, cards))
+
+    def _load_answer(self, yes: bool | None, cards: tuple[str, ...]) -> None:
+        if yes and self.mode == "load" and self._picked_cards() == cards:
+            self._send(Load(cards))
 
     @guarded
     def action_pile(self, pile: int) -> None:

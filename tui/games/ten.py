@@ -76,6 +76,7 @@ from engine.ten.state import (
 from ..results import winners_line
 from ..screens.end import EndScreen
 from ..widgets import PickList, PickRow
+from ..widgets.panel import Panel
 from .base import STYLES, GameScreen, Legal
 
 log = logging.getLogger(__name__)
@@ -298,11 +299,11 @@ class TenScreen(GameScreen):
         self._step_seen: tuple[Any, ...] = ()
 
     def compose_board(self) -> ComposeResult:
-        yield Static("", id="tableau")
-        yield Static("", id="market")
-        yield Static("", id="mine")
-        yield Static("", id="others")
-        yield Static("", id="prompt")
+        yield Panel("", id="tableau")
+        yield Panel("", id="market")
+        yield Panel("", id="mine")
+        yield Panel("", id="others")
+        yield Panel("", id="prompt")
         yield PickList(id="choices", empty="")
 
     # ---- state helpers ---------------------------------------------------------------------
@@ -319,19 +320,22 @@ class TenScreen(GameScreen):
     def acting(self, *phases: str) -> bool:
         return self.view is not None and self.phase in phases and self.my_turn
 
+    def is_legal(self, action: object) -> bool:
+        return self.my_turn and action in self.legal
+
     @property
     def paying(self) -> bool:
         return self.acting(*PAYING_PHASES) or (self.acting(*BUYING_PHASES) and self.buy_card is not None)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("draw", "claim_numbers", "claim_currency"):
-            return self.acting(DRAW, CHOOSE)
-        if action in ("bid_step", "pass_bid", "bid_digit"):
+        # A key shows in the footer only when its action is legal now (not "Numbers" before
+        # the first draw, not "Draw" on an empty deck).
+        simple = {"draw": Draw(), "claim_numbers": ClaimNumbers(), "claim_currency": ClaimCurrency(),
+                  "pass_bid": Pass(), "skip": Skip(), "discard_wild": DiscardWild()}
+        if action in simple:
+            return self.is_legal(simple[action])
+        if action in ("bid_step", "bid_digit"):
             return self.acting(AUCTION)
-        if action == "skip":
-            return self.acting(*BUYING_PHASES)
-        if action == "discard_wild":
-            return self.acting(SOLO_WILD)
         if action == "mark":
             return self.paying and bool(self.me and self.me.collection)
         if action == "back":
@@ -540,7 +544,7 @@ class TenScreen(GameScreen):
             PickRow(("act", ClaimNumbers()), claim, ClaimNumbers() in legal),
             PickRow(("act", ClaimCurrency()), currency, ClaimCurrency() in legal),
         ]
-        return text, rows
+        return text, [row for row in rows if row.enabled]  # only what is legal now
 
     def _lowest_bid(self, view: View) -> int:
         return max(1, view.auction.high_bid + 1) if view.auction is not None else 1
@@ -608,7 +612,7 @@ class TenScreen(GameScreen):
         rows = [PickRow(("act", Skip()), Text.assemble(("s ", "bold"), "Skip: buy nothing"), Skip() in legal)]
         seen: set[str] = set()
         held = {CELL[c] for c in me.collection if c in CELL}
-        offers = []
+        offers, blocked = [], []
         for card in view.market:
             if TYPE_OF[card] in seen:
                 continue
@@ -621,13 +625,15 @@ class TenScreen(GameScreen):
                 line.append(points(gain, sign=True), style="bold green" if gain > 0 else "dim")
                 best = max(o.score_after for o in payment_options(price, me, card, ()))
                 line.append(f"  → {points(best)} after paying", style="bold" if best > me.score else "dim")
-            elif CELL[card] in held:
-                line.append("you hold one", style="dim")
             else:
-                line.append(f"too dear (power {me.power})", style="dim")
-            offers.append((card not in view.buyable, -best, -gain, price, card, line))
-        offers.sort(key=lambda o: o[:5])  # what you would score after paying, best first
-        rows.extend(PickRow(("market", card), line, card in view.buyable) for *_, card, line in offers)
+                blocked.append(f"{card_name(card)} ({'you hold one' if CELL[card] in held else 'too dear'})")
+                continue
+            offers.append((-best, -gain, price, card, line))
+        offers.sort(key=lambda o: o[:4])  # what you would score after paying, best first
+        # Only what can be bought is offered; the rest is named once, with the reason.
+        rows.extend(PickRow(("market", card), line) for *_, card, line in offers)
+        if blocked:
+            text.append("\nNot for you now: " + ", ".join(blocked), style="dim")
         return text, rows
 
     def _payment_rows(self, price: int, gained: str, legal: Legal, make) -> list[PickRow]:
@@ -640,7 +646,8 @@ class TenScreen(GameScreen):
             line.append(payment_text(option.payment))
             if worth > price:
                 line.append(f" ({worth - price} lost)", style="dim")
-            rows.append(PickRow(("pay", action), line, action in legal))
+            if action in legal:
+                rows.append(PickRow(("pay", action), line))
         if me.collection:
             rows.append(PickRow(("none",), Text("cards you could give (space marks):", style="dim italic"), False))
             losses = dict((card, loss) for loss, card in card_losses(me.collection))

@@ -17,13 +17,14 @@ class ErrorDialog(ModalScreen[None]):
         Binding("escape", "dismiss_dialog", "Close", show=True),
     ]
 
-    def __init__(self, message: str, title: str = "Something went wrong") -> None:
+    def __init__(self, message: str, title: str = "Something went wrong", *, error: bool = True) -> None:
         super().__init__(classes="dialog-screen")
         self.message = message
         self.title_text = title
+        self.error = error  # False: information to read (an invite code), not a failure
 
     def compose(self) -> ComposeResult:
-        with Vertical(classes="dialog error-dialog") as box:
+        with Vertical(classes="dialog error-dialog" if self.error else "dialog") as box:
             box.border_title = self.title_text
             yield Static(self.message, id="dialog-message", markup=False)
             yield Static("Enter: OK", classes="dialog-hint")

@@ -14,6 +14,8 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Footer, Input, Label, Static
 
+from net.codec import MAX_NAME
+
 from ..config import broker_settings
 from ..net_table import NetTable
 from ..table import TableEvent
@@ -45,6 +47,9 @@ class JoinScreen(TableSetupScreen):
             yield Static("Join a network game", id="join-title")
             yield Label("Broker (mqtt://host:port) or an invite code:")
             yield Input(value=self.code or self.app.config.broker.url, id="join-broker", compact=True)
+            yield Label("Your name at the table:")
+            yield Input(value=self.name_override or self.app.config.player.name, id="join-name", compact=True,
+                        max_length=MAX_NAME)
             yield Label("Open games (Enter: join, w: watch, F5: refresh):")
             yield PickList(id="join-games", empty="No open game found on this broker.")
             yield Static("", id="join-seats")
@@ -146,11 +151,16 @@ class JoinScreen(TableSetupScreen):
         self._status(f"{'Watching' if watch else 'Joining'} {gid}…")
         self._join(url, gid, watch, pin)
 
+    def player_name(self) -> str:
+        """The name typed in the form; empty means the one from the settings."""
+        typed = self.query_one("#join-name", Input).value.strip()
+        return typed[:MAX_NAME] or self.name_override or self.app.config.player.name
+
     @work(exclusive=True, group="join")
     async def _join(self, url: str, gid: str, watch: bool, pin: Any = None) -> None:
         from net.launch import join_session
 
-        name = self.name_override or self.app.config.player.name
+        name = self.player_name()
         try:
             session = await join_session(url, gid, settings=self._settings(url), name=name, watch=watch, pin=pin)
         except Exception as exc:  # refused (versions, full), unreachable: one clear line

@@ -6,8 +6,11 @@ names fields; Enter starts. The engine validates everything (InvalidOption is sh
 
 from __future__ import annotations
 
+import json
 import logging
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from rich.text import Text
@@ -19,6 +22,7 @@ from textual.widgets import Footer, Input, Label, Static
 
 from engine.core import GameError
 from engine.registry import game_ids, get_game
+from net.paths import data_dir
 
 from ..clock import NO_CLOCK, ClockSpec
 from ..games import has_screen
@@ -54,6 +58,42 @@ def playable_games() -> list[tuple[str, str]]:
     return out
 
 
+FORM_CHOICES: dict[tuple[str, str], tuple[Any, ...]] = {
+    ("seven_wonders", "wonder_side"): ("A", "B", "random"),
+}
+"""Values the form offers for an option the engine leaves free-form (a stacked deck, a board
+per seat and removed currencies stay with --option: they are for tests and replays)."""
+
+SEAT_OPTIONS = {("sheriff", "first_sheriff"), ("ten", "first_player")}
+"""Options whose value is a seat: the form offers "drawn" (None) or one player."""
+
+CHOICES_FILE = "new_game.json"
+
+
+def choices_path() -> Path:
+    return data_dir() / CHOICES_FILE
+
+
+def load_choices() -> dict[str, Any]:
+    """The last choices made in the form ({} when none, or when the file is unreadable)."""
+    try:
+        data = json.loads(choices_path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def save_choices(data: dict[str, Any]) -> None:
+    try:
+        path = choices_path()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(data, indent=1, sort_keys=True), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:  # remembering is a convenience: never stop a game for it
+        log.warning("cannot remember the new-game choices", exc_info=True)
+
+
 class NewGameScreen(Screen[None]):
     BINDINGS = [
         Binding("enter", "start", "Start", show=True, priority=True),
@@ -69,6 +109,7 @@ class NewGameScreen(Screen[None]):
         self.players = 4
         self.bots = 3
         self.options: dict[str, Any] = {}
+        self.remembered = load_choices()
 
     def compose(self) -> ComposeResult:
         with Vertical(id="new-box"):
@@ -83,6 +124,12 @@ class NewGameScreen(Screen[None]):
 
     def on_mount(self) -> None:
         if self.games:
+            ids = [gid for gid, _ in self.games]
+            last = self.remembered.get("game")
+            self.game_index = ids.index(last) if last in ids else 0
+            names = self.remembered.get("names")
+            if isinstance(names, str):
+                self.query_one("#names", Input).value = names
             self._reset_game()
         self.query_one("#settings", PickList).focus()
 
@@ -91,13 +138,49 @@ class NewGameScreen(Screen[None]):
     def game(self):
         return get_game(self.games[self.game_index][0])
 
-    def _reset_game(self) -> None:
+    def form_choices(self, name: str) -> tuple[Any, ...]:
+        """The values the form cycles through for an option; () = not in the form."""
         game = self.game
-        self.options = {spec.name: spec.default for spec in game.options if spec.choices}
+        if (game.id, name) in SEAT_OPTIONS:
+            return (None, *range(self.players))
+        spec = next(s for s in game.options if s.name == name)
+        return tuple(spec.choices or FORM_CHOICES.get((game.id, name), ()))
+
+    def _form_options(self) -> list[str]:
+        return [spec.name for spec in self.game.options if self.form_choices(spec.name)]
+
+    def _reset_game(self) -> None:
+        """The game's defaults, then what was chosen for it last time (where still valid)."""
+        game = self.game
+        self.options = {spec.name: spec.default for spec in game.options if self.form_choices(spec.name)}
         low, high = game.player_range(game.check_options(self.options))
         self.players = min(max(4, low), high)
         self.bots = self.players - 1
+        last = self.remembered.get("games", {}).get(game.id)
+        if isinstance(last, dict):
+            self._restore(last)
         self._draw()
+
+    def _restore(self, last: dict[str, Any]) -> None:
+        game = self.game
+        for name, value in (last.get("options") or {}).items():
+            if name in self.options and value in self.form_choices(name):
+                self.options[name] = value
+        try:
+            low, high = game.player_range(game.check_options(self.options))
+        except GameError:
+            return
+        players, bots = last.get("players"), last.get("bots")
+        if isinstance(players, int) and low <= players <= high:
+            self.players = players
+        if isinstance(bots, int) and 0 <= bots <= self.players:
+            self.bots = bots
+        self._clamp_seat_options()
+
+    def _clamp_seat_options(self) -> None:
+        for name in self.options:
+            if (self.game.id, name) in SEAT_OPTIONS and self.options[name] not in self.form_choices(name):
+                self.options[name] = None
 
     def _draw(self) -> None:
         game = self.game
@@ -106,11 +189,16 @@ class NewGameScreen(Screen[None]):
             PickRow("players", self._row("Players", str(self.players))),
             PickRow("bots", self._row("Bots", f"{self.bots}  ({self.players - self.bots} at this keyboard)")),
         ]
-        for spec in game.options:
-            if spec.choices:
-                label = spec.name.replace("_", " ").capitalize()
-                rows.append(PickRow(("option", spec.name), self._row(label, _option_text(self.options[spec.name]))))
+        for name in self._form_options():
+            label = name.replace("_", " ").capitalize()
+            rows.append(PickRow(("option", name), self._row(label, self._value_text(name))))
         self.query_one("#settings", PickList).set_rows(rows)
+
+    def _value_text(self, name: str) -> str:
+        value = self.options[name]
+        if (self.game.id, name) in SEAT_OPTIONS:
+            return "drawn" if value is None else f"player {value + 1}"
+        return _option_text(value)
 
     @staticmethod
     def _row(name: str, value: str) -> Text:
@@ -140,12 +228,13 @@ class NewGameScreen(Screen[None]):
         elif key == "bots":
             self.bots = (self.bots + step) % (self.players + 1)
         elif isinstance(key, tuple):
-            spec = next(s for s in game.options if s.name == key[1])
-            index = spec.choices.index(self.options[spec.name])
-            self.options[spec.name] = spec.choices[(index + step) % len(spec.choices)]
+            choices = self.form_choices(key[1])
+            index = choices.index(self.options[key[1]])
+            self.options[key[1]] = choices[(index + step) % len(choices)]
             low, high = game.player_range(game.check_options(self.options))
             self.players = min(max(self.players, low), high)
             self.bots = min(self.bots, self.players)
+        self._clamp_seat_options()
         self._draw()
 
     # ---- start -------------------------------------------------------------------------
@@ -160,16 +249,26 @@ class NewGameScreen(Screen[None]):
             seed = int(seed_text) if seed_text.lstrip("-").isdigit() else seed_text
         return GameSetup(self.game.id, self.players, self.bots, dict(self.options), seed, names)
 
+    def _choices(self) -> dict[str, Any]:
+        """This game's choices (and the names), to offer again the next time the form opens."""
+        games = dict(self.remembered.get("games") or {})
+        games[self.game.id] = {"players": self.players, "bots": self.bots, "options": dict(self.options)}
+        return {"game": self.game.id, "games": games, "names": self.query_one("#names", Input).value.strip()}
+
     def action_start(self) -> None:
         if not self.games:
             return
+        choices = self._choices()  # read now: the form closes when the game opens
         try:
             self.app.start_local(self.setup())
         except GameError as exc:
             self.query_one("#new-error", Static).update(f"⚠ {exc}")
+            return
         except Exception as exc:  # a bug in a game must not close the app
             log.exception("starting a game failed")
             self.query_one("#new-error", Static).update(f"⚠ The game could not start: {exc}")
+            return
+        save_choices(choices)  # only choices that started a game are remembered
 
     def action_back(self) -> None:
         self.dismiss(None)

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from collections import deque
+
+from textual.events import Resize
 from textual.widgets import RichLog
+
+MAX_LINES = 500
 
 
 class GameLogPanel(RichLog):
@@ -11,9 +16,25 @@ class GameLogPanel(RichLog):
     """
 
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
-        super().__init__(id=id, classes=classes, wrap=True, markup=False, max_lines=500, auto_scroll=True, min_width=10)
+        super().__init__(id=id, classes=classes, wrap=True, markup=False, max_lines=MAX_LINES, auto_scroll=True,
+                         min_width=10)
         self.can_focus = False
+        self._lines: deque[str] = deque(maxlen=MAX_LINES)
+        self._wrapped_at = 0
 
     def add(self, line: str) -> None:
         if line:
+            self._lines.append(line)
             self.write(line)
+
+    def on_resize(self, event: Resize) -> None:
+        # RichLog wraps a line once, when written: when the panel widens (a bigger terminal)
+        # or narrows, wrap every line again at the new width.
+        width = event.size.width
+        if width and width != self._wrapped_at:
+            rewrap = self._wrapped_at != 0
+            self._wrapped_at = width
+            if rewrap and self._lines:
+                self.clear()
+                for line in self._lines:
+                    self.write(line)

@@ -63,13 +63,16 @@ class PickList(Widget, can_focus=True):
     def set_rows(self, rows: list[PickRow], keep: object | None = None) -> None:
         """Replace the rows; the cursor stays on the row with key `keep` (or its old key)."""
         old = self.highlighted if keep is None else keep
-        self.rows = list(rows)
-        keys = [r.key for r in self.rows]
-        if old in keys:
-            self.cursor = keys.index(old)
-        self.cursor = max(0, min(self.cursor, len(self.rows) - 1))
+        rows = list(rows)
+        keys = [r.key for r in rows]
+        cursor = keys.index(old) if old in keys else self.cursor
+        cursor = max(0, min(cursor, len(rows) - 1))
+        if rows == self.rows and cursor == self.cursor:
+            return  # nothing to redraw
+        resized = len(rows) != len(self.rows)  # the height follows the rows: a layout pass
+        self.rows, self.cursor = rows, cursor
         self._scroll_into_view()
-        self.refresh(layout=True)
+        self.refresh(layout=resized)
 
     def action_move(self, delta: int) -> None:
         if not self.rows:

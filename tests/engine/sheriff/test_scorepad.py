@@ -36,7 +36,7 @@ def test_score_pad_counts_royal_goods_for_king_and_queen():
 
 
 @pytest.mark.parametrize(("mutate", "message"), [
-    (lambda d: d["players"][0]["stand"].update(banana=1), "unknown good 'banana'"),
+    (lambda d: d["players"][0]["stand"].update(banana=1), "unknown good id 'banana'"),
     (lambda d: d["players"][0]["stand"].update(apple=-1), "whole number"),
     (lambda d: d["players"][0]["stand"].update(apple=1.5), "whole number"),
     (lambda d: d["players"][0].update(gold="42"), "gold must be a whole number"),

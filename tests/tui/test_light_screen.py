@@ -1,0 +1,54 @@
+"""A light screen: a redraw that changes nothing repaints nothing, and the footer is rebuilt
+only when the keys it shows change."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import App, ComposeResult
+
+from tui.app import GamenightApp
+from tui.screens.new_game import GameSetup
+from tui.widgets.footer import GameFooter
+from tui.widgets.panel import Panel
+
+from .helpers import screen_text, settle
+
+
+async def test_the_footer_changes_only_when_the_keys_change(config):
+    app = GamenightApp(start=GameSetup("money", 4, 3, seed=3, names=["Ann"], bot_delay=0), config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        footer = app.screen.query_one(GameFooter)
+        changes = footer.rebuilds + footer.relabels
+        await pilot.press("space", "space", "down", "space")  # the bid changes; the keys do not
+        await settle(pilot)
+        assert footer.rebuilds + footer.relabels == changes
+        assert "Place bid" in screen_text(app)
+        await pilot.press("enter")  # the bid goes in: the turn's keys replace the bid's
+        await settle(pilot)
+        assert footer.rebuilds + footer.relabels > changes
+        assert "Place bid" not in screen_text(app).splitlines()[-1]
+
+
+class PanelApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield Panel(Text("one"), id="panel")
+
+
+async def test_a_panel_ignores_an_update_with_what_it_shows(monkeypatch):
+    app = PanelApp()
+    async with app.run_test(size=(40, 5)) as pilot:
+        panel = app.query_one(Panel)
+        calls: list[bool] = []
+        original = type(panel).refresh
+
+        def counting_refresh(self, *args, **kwargs):
+            calls.append(kwargs.get("layout", False))
+            return original(self, *args, **kwargs)
+
+        monkeypatch.setattr(type(panel), "refresh", counting_refresh)
+        panel.update(Text("one"))
+        assert calls == []  # the same text: nothing to do
+        panel.update(Text("two"))
+        await pilot.pause()
+        assert calls and "two" in str(panel.render())

@@ -1,0 +1,132 @@
+"""Names and codes: the joiner's name, bad or unknown invite codes at the CLI, the invite line."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from textual.widgets import Input
+
+from net.broker import free_port
+from net.invite import make_invite
+from net.lockstep.admission import FINGERPRINT_BYTES, SECRET_BYTES, TablePin
+from tui.app import GamenightApp
+from tui.config import Config, PlayerConfig, UiConfig
+from tui.local_table import LocalTable
+from tui.screens.dialogs import ErrorDialog
+from tui.screens.join import JoinScreen
+
+from .helpers import screen_text, settle
+
+GAMENIGHT = Path(sys.executable).parent / "gamenight"
+MOSQUITTO = shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sbin:/usr/local/sbin")
+
+
+def code(broker: str = "mqtt://127.0.0.1:1") -> str:
+    """A well-formed invite code (with a table pin) for a game nobody hosts."""
+    return make_invite(broker, "money-1a2b3c4d", TablePin(bytes(FINGERPRINT_BYTES), bytes(SECRET_BYTES)))
+
+
+class Joined(Exception):
+    """Raised by the fake join_session: the test only needs the name it was given."""
+
+
+@pytest.fixture
+def joins(monkeypatch) -> list[str]:
+    names: list[str] = []
+
+    async def fake_join_session(url, gid, *, name, **kwargs):
+        names.append(name)
+        raise Joined("stop here")
+
+    monkeypatch.setattr("net.launch.join_session", fake_join_session)
+    return names
+
+
+def _config(name: str = "Zoe") -> Config:
+    return Config(player=PlayerConfig(name), ui=UiConfig(bell=False, bot_delay=0.0))
+
+
+async def test_the_join_form_sends_the_name_typed_there(joins):
+    app = GamenightApp(config=_config())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.push_screen(JoinScreen())
+        await settle(pilot)
+        field = app.screen.query_one("#join-name", Input)
+        assert field.value == "Zoe"  # the default comes from the config
+        field.value = "Robin Hood"
+        app.screen.query_one("#join-broker", Input).value = code()
+        app.screen.query_one("#join-broker", Input).focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        assert joins == ["Robin Hood"]
+        assert "Cannot join" in screen_text(app)
+
+
+async def test_join_name_from_the_command_line_fills_the_form(joins):
+    app = GamenightApp(config=_config())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.push_screen(JoinScreen(code=code(), name="Marian"))
+        await settle(pilot)
+        assert app.screen.query_one("#join-name", Input).value == "Marian"
+        assert joins == ["Marian"]
+
+
+def _cli(*args: str, home: Path, timeout: float = 30) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(GAMENIGHT), *args], capture_output=True, text=True, timeout=timeout,
+                          env={"GAMENIGHT_HOME": str(home), "PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL)
+
+
+@pytest.mark.skipif(not GAMENIGHT.exists(), reason="the gamenight console script is not installed")
+@pytest.mark.parametrize("command", ["join", "watch"])
+def test_a_malformed_code_is_one_line_and_exit_2(command, gamenight_home):
+    proc = _cli(command, "not a code!", home=gamenight_home)
+    assert proc.returncode == 2
+    assert proc.stderr.strip().count("\n") == 0 and "not an invite code" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@pytest.fixture
+def mosquitto_port():
+    if MOSQUITTO is None:
+        pytest.skip("mosquitto is not installed")
+    port = free_port()
+    proc = subprocess.Popen([MOSQUITTO, "-p", str(port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(0.3)
+    yield port
+    proc.terminate()
+    proc.wait(timeout=5)
+
+
+@pytest.mark.net
+@pytest.mark.skipif(not GAMENIGHT.exists(), reason="the gamenight console script is not installed")
+@pytest.mark.parametrize("command", [["join"], ["watch"], ["watch", "--headless"]])
+def test_an_unknown_code_is_one_line_and_exit_2_after_a_bounded_wait(command, mosquitto_port, gamenight_home):
+    proc = _cli(*command, code(f"mqtt://127.0.0.1:{mosquitto_port}"), home=gamenight_home)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.strip().count("\n") == 0 and "no open game money-1a2b3c4d" in proc.stderr
+
+
+async def test_the_invite_code_is_one_line_in_the_side_panel_and_whole_on_f2(config):
+    code = "mqtt://192.168.100.200:1883/money-1a2b3c4d"
+    table = LocalTable.new("money", 3, humans=1, seed=1, bot_delay=0)
+    table.invite = code  # what a networked table carries
+    table.log_lines.append(f"Invite code: {code}")
+    app = GamenightApp(start=table, config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        line = app.screen.query_one("#invite")
+        assert line.region.height == 1
+        text = screen_text(app)
+        assert "F2 invite: mqtt://" in text
+        assert "money-1a2b3c4d" not in text  # cut at the edge, never wrapped onto a second line
+        await pilot.press("f2")
+        await settle(pilot)
+        assert isinstance(app.screen, ErrorDialog)
+        assert code in screen_text(app)
