@@ -3,6 +3,13 @@
 amqtt 0.12 binds 0.0.0.0:1883 unless a listener says otherwise, refuses every client when no
 auth plugin is configured, and logs every packet with its default plugins; so the listener,
 the anonymous-auth plugin and the loggers are all set explicitly here.
+
+amqtt 0.12.1 iterates its subscription table (filter -> list of sessions) while awaiting:
+a client that connects loops over every filter and awaits the delivery of matching retained
+messages, and meanwhile another client subscribes; "dictionary changed size during
+iteration" then kills the new client's session handler after its CONNACK, so its SUBSCRIBEs
+are never answered and its game waits forever (`selfplay --net` wedged 7 runs in 7).
+`_SnapshotTable` replaces that table with one whose iteration walks a copy.
 """
 
 from __future__ import annotations
@@ -28,6 +35,37 @@ def free_port(host: str = "127.0.0.1") -> int:
         return sock.getsockname()[1]
 
 
+class _SnapshotTable(dict):
+    """amqtt's subscription table, iterated over a copy (see the module doc).
+
+    Its lists are copied too: a broadcast walks a filter's sessions while it may await a
+    topic check, and an unsubscribe pops from that list, which would skip a subscriber.
+    Writes are untouched, so amqtt's own bookkeeping works as before.
+    """
+
+    def __iter__(self):  # type: ignore[override]
+        return iter(list(dict.keys(self)))
+
+    def keys(self):  # type: ignore[override]
+        return list(dict.keys(self))
+
+    def values(self):  # type: ignore[override]
+        return [list(v) for v in dict.values(self)]
+
+    def items(self):  # type: ignore[override]
+        return [(k, list(v)) for k, v in dict.items(self)]
+
+
+def _guard_subscriptions(broker: object) -> None:
+    """Swap in the copy-on-iterate table before the broker serves anyone.
+
+    The one place that touches an amqtt internal; tests/net/test_embedded_broker.py both
+    reproduces the wedge without it and fails if amqtt stops keeping the table under this name.
+    """
+    table = _SnapshotTable(broker._subscriptions)  # type: ignore[attr-defined]
+    broker._subscriptions = table  # type: ignore[attr-defined]
+
+
 class EmbeddedBroker:
     """amqtt on `bind`:`port` (127.0.0.1:1883 by default). Create and start inside a running loop."""
 
@@ -35,6 +73,7 @@ class EmbeddedBroker:
         self.bind = bind
         self.port = port if port else free_port(bind)
         self.max_connections = max_connections
+        self.guard = True  # False shows the amqtt defect (tests/net/test_embedded_broker.py fails)
         self._broker = None
 
     @property
@@ -62,6 +101,8 @@ class EmbeddedBroker:
 
         _quiet_loggers()
         self._broker = Broker(self.config())
+        if self.guard:
+            _guard_subscriptions(self._broker)
         try:
             await self._broker.start()
         except Exception as exc:
