@@ -85,7 +85,7 @@ class Peer:
         self.bot_delay = bot_delay
         self._bot: Any = None
         self._proxies: dict[int, Any] = {}  # seat handed to us -> the bot playing it
-        self._bot_seed = seed_for_bot or (lockstep.me.public if lockstep.me else b"watcher")
+        self._bot_seed = seed_for_bot or (lockstep.me.bot_secret if lockstep.me else b"watcher")
         self.listeners: list[EventListener] = []
         self.outbox: asyncio.Queue[Publish] = asyncio.Queue()
         self.done = asyncio.Event()
