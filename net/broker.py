@@ -15,8 +15,14 @@ are never answered and its game waits forever (`selfplay --net` wedged 7 runs in
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
+import os
+import shutil
 import socket
+import ssl
+import subprocess
+from pathlib import Path
 
 QUIET = ("amqtt", "transitions")
 
@@ -66,34 +72,102 @@ def _guard_subscriptions(broker: object) -> None:
     broker._subscriptions = table  # type: ignore[attr-defined]
 
 
-class EmbeddedBroker:
-    """amqtt on `bind`:`port` (127.0.0.1:1883 by default). Create and start inside a running loop."""
+def der_fingerprint(der: bytes) -> str:
+    """The pin of a certificate: SHA-256 of its DER bytes, 64 lowercase hex digits."""
+    return hashlib.sha256(der).hexdigest()
 
-    def __init__(self, bind: str = "127.0.0.1", port: int = 1883, max_connections: int = 0) -> None:
+
+def cert_fingerprint(path: str | Path) -> str:
+    """The pin of the (first) certificate in a PEM file, for an invite to carry.
+
+    ValueError with one line when the file holds no certificate.
+    """
+    try:
+        text = Path(path).read_text()
+    except OSError as exc:
+        raise ValueError(f"cannot read the certificate {path}: {exc.strerror or exc}") from None
+    begin, end = "-----BEGIN CERTIFICATE-----", "-----END CERTIFICATE-----"
+    if begin not in text or end not in text:
+        raise ValueError(f"{path} holds no PEM certificate")
+    pem = text[text.index(begin): text.index(end) + len(end)] + "\n"
+    return der_fingerprint(ssl.PEM_cert_to_DER_cert(pem))
+
+
+def self_signed(directory: Path, host: str = "127.0.0.1") -> tuple[Path, Path]:
+    """(certificate, key) in `directory`, made once with the openssl CLI and kept.
+
+    Players trust it by its pin (the invite carries `cert_fingerprint`), not by a CA, so the
+    names in it matter little; it still names `host` so strict tools can check it.
+    """
+    cert, key = directory / "broker.pem", directory / "broker.key"
+    if cert.is_file() and key.is_file():
+        return cert, key
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        raise OSError("no openssl to make the broker a certificate: set [broker] cert_file and key_file")
+    directory.mkdir(parents=True, exist_ok=True)
+    san = f"IP:{host}" if host.replace(".", "").isdigit() else f"DNS:{host}"
+    tmp_key = key.with_name("broker.key.tmp")
+    result = subprocess.run(
+        [openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+         "-keyout", str(tmp_key), "-out", str(cert), "-days", "3650", "-subj", "/CN=gamenight broker",
+         "-addext", f"subjectAltName={san},IP:127.0.0.1,DNS:localhost"],
+        capture_output=True, text=True)
+    if result.returncode != 0:
+        raise OSError(f"openssl could not make the broker's certificate: {result.stderr.strip()[:200]}")
+    os.chmod(tmp_key, 0o600)
+    os.replace(tmp_key, key)
+    return cert, key
+
+
+class EmbeddedBroker:
+    """amqtt on `bind`:`port` (127.0.0.1:1883 by default). Create and start inside a running loop.
+
+    With `username` it admits only clients with that login (and `password`); with `certfile`
+    and `keyfile` it speaks only TLS (mqtts://).
+    """
+
+    def __init__(self, bind: str = "127.0.0.1", port: int = 1883, max_connections: int = 0, *,
+                 username: str = "", password: str = "", certfile: str | Path | None = None,
+                 keyfile: str | Path | None = None) -> None:
         self.bind = bind
         self.port = port if port else free_port(bind)
         self.max_connections = max_connections
+        self.username, self.password = username, password
+        if (certfile is None) != (keyfile is None):
+            raise ValueError("TLS needs both a certificate file and a key file")
+        self.certfile = str(certfile) if certfile else None
+        self.keyfile = str(keyfile) if keyfile else None
         self.guard = True  # False shows the amqtt defect (tests/net/test_embedded_broker.py fails)
         self._broker = None
 
     @property
+    def tls(self) -> bool:
+        return self.certfile is not None
+
+    @property
+    def fingerprint(self) -> str:
+        """The pin of our certificate ("" without TLS)."""
+        return cert_fingerprint(self.certfile) if self.certfile else ""
+
+    @property
     def url(self) -> str:
         host = "127.0.0.1" if self.bind in ("0.0.0.0", "") else self.bind
-        return f"mqtt://{host}:{self.port}"
+        return f"{'mqtts' if self.tls else 'mqtt'}://{host}:{self.port}"
 
     def config(self) -> dict:
-        return {
-            "listeners": {
-                "default": {
-                    "type": "tcp",
-                    "bind": f"{self.bind}:{self.port}",
-                    "max_connections": self.max_connections,
-                },
-            },
-            "plugins": {
-                "amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True},
-            },
-        }
+        listener: dict = {"type": "tcp", "bind": f"{self.bind}:{self.port}",
+                          "max_connections": self.max_connections}
+        if self.tls:
+            listener.update(ssl=True, certfile=self.certfile, keyfile=self.keyfile)
+        if self.username:
+            from .broker_login import password_digest
+
+            auth = {"net.broker_login.LoginPlugin": {
+                "username": self.username, "password_digest": password_digest(self.password)}}
+        else:
+            auth = {"amqtt.plugins.authentication.AnonymousAuthPlugin": {"allow_anonymous": True}}
+        return {"listeners": {"default": listener}, "plugins": auth}
 
     async def start(self) -> None:
         _quiet_loggers()

@@ -22,6 +22,7 @@ from urllib.parse import urlparse
 import aiomqtt
 import paho.mqtt.client as mqtt
 
+from .broker import der_fingerprint
 from .transport import Transport, Will
 
 log = logging.getLogger("gamenight.net")
@@ -59,6 +60,50 @@ def parse_broker(url: str) -> BrokerAddress:
     except ValueError:
         raise ValueError(f"bad port in broker address {url!r}") from None
     return BrokerAddress(parsed.hostname, port, tls)
+
+
+def normal_pin(pin: str) -> str:
+    """A certificate pin as 64 lowercase hex digits ("sha256:", colons and case allowed)."""
+    text = pin.strip().lower().removeprefix("sha256:").replace(":", "")
+    if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+        raise ValueError(f"not a certificate fingerprint: {pin!r} (64 hex digits of SHA-256)")
+    return text
+
+
+async def fetch_certificate(host: str, port: int, timeout: float = 5.0) -> bytes:
+    """The DER certificate a TLS server presents, read without trusting it (to check a pin)."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    _, writer = await asyncio.wait_for(asyncio.open_connection(host, port, ssl=context), timeout)
+    try:
+        der = writer.get_extra_info("ssl_object").getpeercert(binary_form=True)
+    finally:
+        writer.close()
+        try:
+            await writer.wait_closed()
+        except (OSError, ssl.SSLError):
+            pass
+    if not der:
+        raise ssl.SSLError("the server presented no certificate")
+    return der
+
+
+def pinned_context(der: bytes) -> ssl.SSLContext:
+    """A TLS context that accepts exactly this certificate (its own trust anchor), any name."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False  # the pin, not a name, says who the broker is
+    context.load_verify_locations(cadata=der)
+    context.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN  # a CA-issued certificate pins too
+    return context
+
+
+def _refusal(exc: BaseException) -> str | None:
+    """The one line for a broker that answered but would not let us in."""
+    # 4/5: MQTT 3.1.1's bad login / not authorised, which paho reports as 134/135
+    if isinstance(exc, aiomqtt.MqttCodeError) and getattr(exc.rc, "value", exc.rc) in (4, 5, 134, 135):
+        return "refused the login (wrong or missing username or password)"
+    return None
 
 
 def _hopeless(reason: str) -> bool:
@@ -126,6 +171,7 @@ class MqttTransport(Transport):
         keepalive: int = 15,
         nodelay: bool = True,
         ca_file: str | None = None,
+        fingerprint: str | None = None,
     ) -> None:
         super().__init__()
         self.address = parse_broker(address) if isinstance(address, str) else address
@@ -138,6 +184,10 @@ class MqttTransport(Transport):
         # mqtts: the broker's certificate is checked against this CA file (a LAN party's own
         # CA), or against the system's trusted CAs when there is none
         self.ca_file = ca_file
+        # mqtts with a pin: only the broker presenting this very certificate is trusted (a
+        # host's self-signed one, pinned through the invite), whatever CA or name it has
+        self.fingerprint = normal_pin(fingerprint) if fingerprint else None
+        self._tls_context: ssl.SSLContext | None = None
         self._client: _DirectClient | None = None
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -150,6 +200,8 @@ class MqttTransport(Transport):
         if self.address.tls and self.ca_file and not os.path.isfile(self.ca_file):
             raise BrokerUnreachable(f"cannot reach the broker at {self.address.url}: "
                                     f"CA file {self.ca_file} does not exist")
+        if self.address.tls and self.fingerprint:
+            self._tls_context = await self._pinned(timeout)
         self._stopping = False
         self._task = asyncio.create_task(self._run())
         waits = [asyncio.ensure_future(self.connected.wait()), asyncio.ensure_future(self._refused.wait())]
@@ -160,8 +212,26 @@ class MqttTransport(Transport):
                 waiter.cancel()
         if not self.connected.is_set():
             await self.stop()
+            refusal = _refusal(self._failure) if self._failure else None
+            if refusal:
+                raise BrokerUnreachable(f"the broker at {self.address.url} {refusal}") from None
             reason = f": {self._failure}" if self._failure else ""
             raise BrokerUnreachable(f"cannot reach the broker at {self.address.url}{reason}") from None
+
+    async def _pinned(self, timeout: float) -> ssl.SSLContext:
+        """Check the broker's certificate against the pin; a context trusting only it."""
+        where = self.address.url
+        try:
+            der = await fetch_certificate(self.address.host, self.address.port, timeout)
+        except (OSError, ssl.SSLError) as exc:  # TimeoutError is an OSError
+            reason = getattr(exc, "strerror", None) or str(exc) or "timed out"
+            raise BrokerUnreachable(f"cannot reach the broker at {where}: {reason}") from None
+        found = der_fingerprint(der)
+        if found != self.fingerprint:
+            raise BrokerUnreachable(
+                f"the broker at {where} presents certificate {found[:16]}…, not the pinned "
+                f"{self.fingerprint[:16]}…: not the host's broker, refusing to connect")
+        return pinned_context(der)
 
     async def stop(self) -> None:
         self._stopping = True
@@ -188,11 +258,16 @@ class MqttTransport(Transport):
             will=will,
             clean_session=True,
             keepalive=self.keepalive,
-            tls_context=ssl.create_default_context(cafile=self.ca_file) if self.address.tls else None,
+            tls_context=self._client_tls(),
             socket_options=[NODELAY] if self.nodelay else [],
             max_queued_incoming_messages=0,
             on_message=self._dispatch,
         )
+
+    def _client_tls(self) -> ssl.SSLContext | None:
+        if not self.address.tls:
+            return None
+        return self._tls_context or ssl.create_default_context(cafile=self.ca_file)
 
     async def _run(self) -> None:
         backoff = 0.1
@@ -213,7 +288,7 @@ class MqttTransport(Transport):
                         pass
             except aiomqtt.MqttError as exc:
                 self._failure = exc
-                if not self._ever_connected and _hopeless(str(exc)):
+                if not self._ever_connected and (_hopeless(str(exc)) or _refusal(exc)):
                     self._refused.set()
                 if self.connected.is_set():
                     log.info("broker connection to %s lost: %s", self.address.url, exc)

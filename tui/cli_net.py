@@ -65,6 +65,7 @@ def add_net_commands(subparsers: argparse._SubParsersAction) -> None:
     relay.add_argument("--bots", type=int, default=0, help="bot peers it may run at once for hosts that ask")
     relay.add_argument("--archive", help="directory for the game logs (default: <data dir>/archive)")
     relay.add_argument("--prefix", default="gamenight/v1", help="topic prefix")
+    _access_args(relay)
     relay.set_defaults(func=cmd_relay)
 
 
@@ -74,6 +75,15 @@ def _broker_args(parser: argparse.ArgumentParser, embedded_default: bool) -> Non
     parser.add_argument("--bind", help="embedded broker: address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, help="embedded broker: port (default 1883)")
     parser.add_argument("--prefix", default="gamenight/v1", help="topic prefix (default gamenight/v1)")
+    if embedded_default:
+        _access_args(parser)
+
+
+def _access_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tls", action="store_true", default=None,
+                        help="embedded broker: TLS only (config cert_file/key_file, else a self-signed one)")
+    parser.add_argument("--insecure", action="store_true",
+                        help="embedded broker: allow listening off 127.0.0.1 with neither login nor TLS")
 
 
 # ---- shared helpers ---------------------------------------------------------------------
@@ -102,8 +112,21 @@ def _settings(args: argparse.Namespace, config: Any, broker: str | None) -> Any:
     port = args.port if getattr(args, "port", None) is not None else config.broker.port
     if not 0 <= port <= 65535:
         raise _cli_error(f"--port must be from 0 to 65535, not {port}")
+    access: dict[str, Any] = {"insecure": bool(getattr(args, "insecure", False))}
+    if getattr(args, "tls", None):
+        access["tls"] = True
     return broker_settings(config, chosen, bind=getattr(args, "bind", None) or config.broker.bind, port=port,
-                           prefix=getattr(args, "prefix", None) or "gamenight/v1")
+                           prefix=getattr(args, "prefix", None) or "gamenight/v1", **access)
+
+
+def _check_exposure(settings: Any) -> None:
+    """Before anything starts: an embedded broker off loopback needs a login or TLS."""
+    from net.launch import check_exposure
+
+    try:
+        check_exposure(settings)
+    except ValueError as exc:
+        raise _cli_error(str(exc)) from None
 
 
 def _parse_code(code: str, args: argparse.Namespace, config: Any) -> tuple[str, str, Any]:
@@ -212,6 +235,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     if not 0 <= args.relay_bots < players - args.bots:
         raise _cli_error("--relay-bots must leave at least the host's seat free")
     settings = _settings(args, config, args.broker)
+    _check_exposure(settings)
     name = args.name or config.player.name
     delay = config.ui.bot_delay if args.bot_delay is None else args.bot_delay
     request = dict(game_id=game.id, players=players, bots=args.bots, options=options, settings=settings,
@@ -250,7 +274,8 @@ def _planned_invite(settings: Any, gid: str) -> str:
     if settings.broker != "embedded":
         return make_invite(settings.broker, gid, pin)
     host = lan_address() if settings.bind in ("0.0.0.0", "") else settings.bind
-    return make_invite(f"mqtt://{host}:{settings.port}", gid, pin)
+    scheme = "mqtts" if settings.tls or settings.cert_file else "mqtt"
+    return make_invite(f"{scheme}://{host}:{settings.port}", gid, pin)
 
 
 async def _host_headless(request: dict[str, Any], delay: float) -> int:
@@ -428,6 +453,7 @@ def cmd_relay(args: argparse.Namespace) -> int:
 
     config = _config()
     settings = _settings(args, config, args.broker)
+    _check_exposure(settings)
     if args.bots < 0:
         raise _cli_error("--bots cannot be negative")
     return _run(_relay(settings, args.bots, Path(args.archive) if args.archive else None))
@@ -438,7 +464,8 @@ async def _relay(settings: Any, bots: int, archive: Any) -> int:
 
     relay = Relay(settings, max_bots=bots, archive=archive)
     await relay.start()
-    _print(f"relay on {relay.url} (archive {relay.archive}, up to {bots} bots); Ctrl-C stops it")
+    pin = f"; certificate sha256 {settings.fingerprint}" if settings.fingerprint else ""
+    _print(f"relay on {relay.url} (archive {relay.archive}, up to {bots} bots{pin}); Ctrl-C stops it")
     try:
         await relay.wait()
     except asyncio.CancelledError:
