@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass, field
 from hashlib import sha256
 from pathlib import Path
@@ -11,7 +10,7 @@ from typing import Any
 from nacl.signing import SigningKey
 
 from .codec import seal
-from .paths import data_dir
+from .paths import atomic_write, data_dir
 
 KEY_FILE = "identity.key"
 BOT_DOMAIN = b"gamenight/v1 bot randomness\0"
@@ -74,9 +73,5 @@ def load_or_create(path: Path | None = None) -> Identity:
         pass
     identity = Identity.generate()
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(bytes(identity.signing_key))
-    os.replace(tmp, path)
+    atomic_write(path, bytes(identity.signing_key), mode=0o600)
     return identity

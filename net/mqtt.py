@@ -112,6 +112,40 @@ def _hopeless(reason: str) -> bool:
     return "refused" in reason or "certificate" in reason or "ssl" in reason
 
 
+# ---- the fast-path adapter ----------------------------------------------------------------
+# Everything below up to MqttTransport is the only code that reaches into aiomqtt's and paho's
+# private names. Those names are checked at import (`fast_path_supported`), pinned in
+# pyproject.toml (aiomqtt 2.5.x, paho-mqtt 2.1-2.2) and held to a contract by
+# tests/net/test_mqtt_adapter.py; should a later version lack them, the transport falls back
+# to aiomqtt's public API (its message iterator and awaited publish), slower but the same.
+AIOMQTT_PRIVATE = ("_on_message", "_on_socket_register_write")  # methods overridden
+AIOMQTT_INSTANCE = ("_client", "_disconnected")  # attributes read: the paho client, a future
+PAHO_PUBLIC = ("publish", "loop_write", "want_write")
+PAHO_INSTANCE = ("_in_callback_mutex",)  # the lock paho holds while inside its callbacks
+
+
+def fast_path_supported() -> bool:
+    """Do the installed aiomqtt and paho have every name the fast path uses (class level)?"""
+    return (all(callable(getattr(aiomqtt.Client, name, None)) for name in AIOMQTT_PRIVATE)
+            and all(callable(getattr(mqtt.Client, name, None)) for name in PAHO_PUBLIC))
+
+
+FAST_PATH = fast_path_supported() and os.environ.get("GAMENIGHT_MQTT_FAST", "1") != "0"
+"""False: aiomqtt's public API only (GAMENIGHT_MQTT_FAST=0 forces it, e.g. to compare)."""
+
+
+class _PlainClient(aiomqtt.Client):
+    """aiomqtt as documented: messages come through its iterator, publishes are awaited."""
+
+    direct = False
+
+    def __init__(self, *args: Any, on_message: Callable[[str, bytes, bool], None], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+
+    def publish_nowait(self, topic: str, payload: bytes, qos: int, retain: bool) -> bool:
+        return False
+
+
 class _DirectClient(aiomqtt.Client):
     """aiomqtt's client with two shortcuts on the per-packet path.
 
@@ -124,8 +158,9 @@ class _DirectClient(aiomqtt.Client):
       iteration for writability and unregistering it again. Every QoS 1 delivery costs a PUBACK,
       so a commit-reveal step among three peers writes two dozen packets.
     Together they took a mosquitto round trip here from 0.62 to 0.27 ms (bench/net_latency.py).
-    They override two of aiomqtt's callbacks (private names, hence the pinned minor version).
     """
+
+    direct = True
 
     def __init__(self, *args: Any, on_message: Callable[[str, bytes, bool], None], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -134,6 +169,7 @@ class _DirectClient(aiomqtt.Client):
         # paho's read callback was registered from aiomqtt's connect thread, so it runs in an
         # empty context; handlers get the creator's (e.g. Textual's active app), as a task would
         self._context = contextvars.copy_context()
+        self._paho_lock = getattr(self._client, "_in_callback_mutex", None)
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         payload = message.payload if isinstance(message.payload, (bytes, bytearray)) else b""
@@ -144,8 +180,9 @@ class _DirectClient(aiomqtt.Client):
         return self._client.publish(topic, payload, qos, retain).rc == mqtt.MQTT_ERR_SUCCESS
 
     def _on_socket_register_write(self, client: Any, userdata: Any, sock: Any) -> None:
-        if threading.get_ident() == self._loop_thread and client._in_callback_mutex.acquire(False):
-            client._in_callback_mutex.release()
+        lock = self._paho_lock
+        if lock is not None and threading.get_ident() == self._loop_thread and lock.acquire(False):
+            lock.release()
             try:
                 client.loop_write()  # unregisters the write interest itself when all is sent
             except Exception as exc:  # a broken pipe: the connection is gone
@@ -188,7 +225,8 @@ class MqttTransport(Transport):
         # host's self-signed one, pinned through the invite), whatever CA or name it has
         self.fingerprint = normal_pin(fingerprint) if fingerprint else None
         self._tls_context: ssl.SSLContext | None = None
-        self._client: _DirectClient | None = None
+        self._client: _DirectClient | _PlainClient | None = None
+        self.fast = FAST_PATH
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self._failure: BaseException | None = None
@@ -244,11 +282,11 @@ class MqttTransport(Transport):
         self._task = None
         self.connected.clear()
 
-    def _make_client(self) -> _DirectClient:
+    def _make_client(self) -> _DirectClient | _PlainClient:
         will = None
         if self.will is not None:
             will = aiomqtt.Will(self.will.topic, self.will.payload, qos=self.will.qos, retain=self.will.retain)
-        return _DirectClient(
+        return (_DirectClient if self.fast else _PlainClient)(
             self.address.host,
             self.address.port,
             username=self.username,
@@ -284,8 +322,9 @@ class MqttTransport(Transport):
                     if self.connected.is_set():
                         self.connected.clear()
                     self._connected_now()
-                    async for _ in client.messages:  # delivered by _DirectClient; ends on disconnect
-                        pass
+                    async for message in client.messages:  # ends on disconnect
+                        if not client.direct:  # the direct client delivered it already
+                            self._deliver_message(message)
             except aiomqtt.MqttError as exc:
                 self._failure = exc
                 if not self._ever_connected and (_hopeless(str(exc)) or _refusal(exc)):
@@ -300,6 +339,10 @@ class MqttTransport(Transport):
             self.reconnects += 1
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, 3.0)
+
+    def _deliver_message(self, message: aiomqtt.Message) -> None:
+        payload = message.payload if isinstance(message.payload, (bytes, bytearray)) else b""
+        self._dispatch(str(message.topic), bytes(payload), bool(message.retain))
 
     async def publish(self, topic: str, payload: bytes, qos: int = 1, retain: bool = False) -> None:
         """Publish, waiting through reconnections (the protocol ignores duplicates)."""

@@ -226,6 +226,8 @@ class Peer:
         """
         while True:
             item = await self.outbox.get()
+            if self.store is not None and (written := self.store.unwritten()) is not None:
+                await written  # what we send is on disk first (the writes run off the loop)
             topic, qos = self._destination(item)
             if not self._inflight and self.transport.publish_now(topic, item.payload, qos, item.retain):
                 self.sent += 1
