@@ -67,7 +67,7 @@ async def main(games: int, step: int, warmup: int) -> None:
                 if n == warmup:
                     base = (rss, fds)
                 print(f"after {n:4d} games: RSS {rss:7.1f} MB, open fds {fds:3d}, watchers "
-                      f"{len(relay.watchers)}, bots {relay.bots_running}, forgotten {getattr(relay, "forgotten", "-")}",
+                      f"{len(relay.watchers)}, bots {relay.bots_running}, forgotten {getattr(relay, 'forgotten', '-')}",
                       flush=True)
     finally:
         await relay.stop()

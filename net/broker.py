@@ -25,6 +25,7 @@ import subprocess
 from pathlib import Path
 
 QUIET = ("amqtt", "transitions")
+PRUNE_EVERY = 10.0  # seconds between drops of subscription filters nobody holds
 
 
 def _quiet_loggers() -> None:
@@ -60,6 +61,19 @@ class _SnapshotTable(dict):
 
     def items(self):  # type: ignore[override]
         return [(k, list(v)) for k, v in dict.items(self)]
+
+    def prune(self) -> int:
+        """Drop filters nobody holds any more; how many went.
+
+        amqtt 0.12.1 empties a filter's list on UNSUBSCRIBE but keeps the key, so a long-lived
+        broker (a relay's) would keep one per game ever played and match every message against
+        them all. Safe at any moment: amqtt adds a filter and its first subscriber without
+        awaiting in between.
+        """
+        empty = [k for k, v in dict.items(self) if not v]
+        for key in empty:
+            del self[key]
+        return len(empty)
 
 
 def _guard_subscriptions(broker: object) -> None:
@@ -138,6 +152,7 @@ class EmbeddedBroker:
             raise ValueError("TLS needs both a certificate file and a key file")
         self.certfile = str(certfile) if certfile else None
         self.keyfile = str(keyfile) if keyfile else None
+        self._pruner: asyncio.Task[None] | None = None
         self.guard = True  # False shows the amqtt defect (tests/net/test_embedded_broker.py fails)
         self._broker = None
 
@@ -183,8 +198,23 @@ class EmbeddedBroker:
             self._broker = None
             raise OSError(f"cannot start the embedded broker on {self.bind}:{self.port}: {exc}") from None
         # The broker side needs nothing for Nagle: asyncio sets TCP_NODELAY on its transports.
+        self._pruner = asyncio.get_running_loop().create_task(self._prune_forever())
+
+    def subscription_count(self) -> int:
+        """Topic filters the broker holds for all its clients, empty ones included."""
+        return len(self._broker.subscriptions) if self._broker is not None else 0
+
+    async def _prune_forever(self) -> None:
+        while True:
+            await asyncio.sleep(PRUNE_EVERY)
+            table = self._broker.subscriptions if self._broker is not None else None
+            if isinstance(table, _SnapshotTable):
+                table.prune()
 
     async def stop(self) -> None:
+        if self._pruner is not None:
+            self._pruner.cancel()
+            self._pruner = None
         if self._broker is not None:
             broker, self._broker = self._broker, None
             try:

@@ -80,6 +80,7 @@ class Relay:
     async def start(self) -> None:
         self.archive.mkdir(parents=True, exist_ok=True)
         self.url, broker = await start_broker(self.settings)
+        self.broker = broker
         if broker is not None:
             self._closers.append(broker.stop)
         self.transport = await connect(self.url, self.settings)

@@ -75,3 +75,8 @@ def test_the_table_iterates_over_a_copy() -> None:
         sessions.append(3)
     assert sorted(table) == ["a", "ax", "b", "bx"]
     assert table["a"] == [1]
+
+
+def test_pruning_drops_only_filters_nobody_holds() -> None:
+    table = _SnapshotTable({"a": [1], "b": [], "c": []})
+    assert table.prune() == 2 and dict(table) == {"a": [1]}

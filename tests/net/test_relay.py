@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+import net.transport as transport_module
 from engine.core import state_hash
 from engine.registry import get_game
 from net.codec import decode_envelope
@@ -97,12 +98,18 @@ async def test_a_relay_forgets_finished_games_but_still_serves_them(tmp_path, mo
         first = await _relay_game(relay.url)
         await _until(lambda: relay.forgotten == 1)
         fds = _fds()
+        await asyncio.sleep(transport_module.UNSUBSCRIBE_AFTER + 0.5)
+        relay.broker._broker.subscriptions.prune()
+        subscriptions = relay.broker.subscription_count()
         for n in range(2, 9):
             await _relay_game(relay.url)
             await _until(lambda n=n: relay.forgotten == n)
         assert relay.watchers == {} and relay.bots == {} and relay.bots_running == 0
         assert len(relay._loaded) <= relay.limits.loaded_archives
         assert _fds() <= fds + 1, "open files grew with archived games"  # +1: a socket closing
+        await asyncio.sleep(transport_module.UNSUBSCRIBE_AFTER + 0.5)
+        relay.broker._broker.subscriptions.prune()  # as the broker does every PRUNE_EVERY s
+        assert relay.broker.subscription_count() <= subscriptions, "broker subscriptions kept per game"
         # the first game is long unloaded: a late watcher is answered from the log on disk
         assert first not in relay._loaded
         transport = await connect(relay.url)
