@@ -20,7 +20,7 @@ import asyncio
 import json
 import logging
 import shutil
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,6 +48,7 @@ class RelayLimits:
     bots_per_key: int = 4  # relay bots lent at once
     archived_per_key: int = 200  # finished games kept on disk; the oldest goes first
     loaded_archives: int = 4  # finished games kept in memory to answer sync requests
+    loads_per_minute: int = 30  # finished games read back from disk (replaying costs CPU)
 
 
 Closer = Callable[[], Awaitable[None]]
@@ -66,6 +67,7 @@ class Relay:
         self.hosts: dict[str, str] = {}  # live gid -> the announcing key (hex)
         self._bot_stops: dict[str, list[Closer]] = {}
         self._loaded: OrderedDict[str, Lockstep] = OrderedDict()  # finished games, most recent last
+        self._load_times: deque[float] = deque()
         self._closers: list[Closer] = []
         self._pending: set[asyncio.Task] = set()
         self._stopped = asyncio.Event()
@@ -244,7 +246,12 @@ class Relay:
             return
         if env.kind != "sync_req" or env.gid != gid:
             return
-        lockstep = self._loaded.get(gid) or self._load(gid)
+        lockstep = self._loaded.get(gid)
+        if lockstep is None:
+            if not self._may_load():
+                log.info("relay: sync_req for archived %s ignored: too many archive loads", gid)
+                return
+            lockstep = self._load(gid)
         if lockstep is None:
             return
         self._loaded.move_to_end(gid)
@@ -252,6 +259,16 @@ class Relay:
         for out in lockstep.receive(env):
             if isinstance(out, Publish) and out.channel == "sync":
                 self._spawn(self.transport.publish(topics.sync, out.payload))
+
+    def _may_load(self) -> bool:
+        """At most `loads_per_minute` archive reloads a minute: anyone can ask for old games."""
+        now = asyncio.get_running_loop().time()
+        while self._load_times and now - self._load_times[0] > 60:
+            self._load_times.popleft()
+        if len(self._load_times) >= self.limits.loads_per_minute:
+            return False
+        self._load_times.append(now)
+        return True
 
     def _load(self, gid: str) -> Lockstep | None:
         """A finished game back from its log on disk (verified again), or None."""
