@@ -154,3 +154,11 @@ async def test_what_one_announcing_key_may_take_is_capped(tmp_path, monkeypatch)
             await transport.stop()
     finally:
         await relay.stop()
+
+
+async def test_archive_reloads_for_old_games_are_rate_limited(tmp_path, monkeypatch) -> None:
+    from net.relay import RelayLimits
+
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
+    relay = Relay(BrokerSettings(port=0), archive=tmp_path / "archive", limits=RelayLimits(loads_per_minute=3))
+    assert [relay._may_load() for _ in range(5)] == [True, True, True, False, False]
