@@ -27,7 +27,7 @@ def atomic_write(path: Path, data: bytes, mode: int = 0o644) -> None:
     A crash at any moment leaves either the old content or the new, never half a file.
     `mode` applies to a new file (0o600 for keys and secrets).
     """
-    tmp = path.with_name(path.name + ".tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")  # two processes never share one
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     with os.fdopen(fd, "wb") as fh:
         fh.write(data)

@@ -15,6 +15,7 @@ import pytest
 import net.store as store_module
 from net.paths import atomic_write
 from net.store import GameStore
+from net.store import atomic_write as reexported
 
 
 @pytest.fixture
@@ -77,4 +78,8 @@ def test_atomic_write_leaves_the_old_or_the_new_content(tmp_path) -> None:
     path = tmp_path / "f"
     atomic_write(path, b"old")
     atomic_write(path, b"new", mode=0o600)
-    assert path.read_bytes() == b"new" and not (tmp_path / "f.tmp").exists()
+    assert path.read_bytes() == b"new" and [p.name for p in tmp_path.iterdir()] == ["f"]
+
+
+def test_there_is_one_atomic_write() -> None:
+    assert reexported is atomic_write  # net.store's name (tui/savefile.py) is net.paths' function
