@@ -78,7 +78,12 @@ async def test_a_game_over_tls_and_login_on_the_embedded_broker() -> None:
 
 
 def _join(url: str, *extra: str) -> list[str]:
-    return ["join", f"{url}/money-00000000", "--headless", *extra]
+    from net.identity import Identity
+    from net.invite import make_invite
+    from net.lockstep.admission import host_pin
+
+    gid = "money-00000000"
+    return ["join", make_invite(url, gid, host_pin(Identity.generate(), gid)), "--headless", *extra]
 
 
 def test_a_wrong_password_is_one_line(tls_login_broker, monkeypatch, capsys) -> None:
