@@ -18,7 +18,7 @@ from typing import Any
 from engine.core import Game
 from engine.registry import get_game
 
-from .broker import EmbeddedBroker
+from .broker import EmbeddedBroker, self_signed
 from .identity import Identity, load_or_create
 from .invite import make_invite
 from .lockstep import presence_payload
@@ -46,6 +46,11 @@ class BrokerSettings:
     password: str = ""
     prefix: str = DEFAULT_PREFIX
     ca_file: str = ""  # mqtts: the CA that signed the broker's certificate ("" = the system's)
+    fingerprint: str = ""  # mqtts: trust exactly the certificate with this SHA-256 (a pin)
+    tls: bool = False  # embedded: speak only TLS, with cert_file/key_file or a self-signed pair
+    cert_file: str = ""
+    key_file: str = ""
+    insecure: bool = False  # embedded: allow a listener off loopback with neither login nor TLS
 
 
 @dataclass
@@ -57,6 +62,7 @@ class Session:
     broker_url: str
     closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     bots: list[Peer] = field(default_factory=list)
+    fingerprint: str = ""  # the pin of our embedded broker's certificate, for the invite
 
     async def close(self) -> None:
         for bot in self.bots:
@@ -90,21 +96,49 @@ def lan_address() -> str:
     return outside[0] if outside else "127.0.0.1"
 
 
+def is_loopback(bind: str) -> bool:
+    return bind in ("localhost", "::1") or bind.startswith("127.")
+
+
+def check_exposure(settings: BrokerSettings) -> None:
+    """Off loopback an embedded broker needs a login or TLS, unless `insecure` says otherwise.
+
+    ValueError with the one line a player sees.
+    """
+    if settings.broker != EMBEDDED or is_loopback(settings.bind) or settings.insecure:
+        return
+    if not (settings.username or settings.tls or settings.cert_file):
+        raise ValueError(f"refusing to listen on {settings.bind or '0.0.0.0'} with neither a login nor TLS: "
+                         "set [broker] username and password, or use --tls, or pass --insecure")
+
+
 async def start_broker(settings: BrokerSettings) -> tuple[str, EmbeddedBroker | None]:
-    """(url, broker): starts an embedded broker when asked; OSError with a clear line if busy."""
+    """(url, broker): starts an embedded broker when asked; OSError with a clear line if busy.
+
+    With TLS, `settings.fingerprint` is set to the broker's pin (unless a CA file is given),
+    so every connection made with these settings trusts exactly this broker.
+    """
     if settings.broker != EMBEDDED:
         return settings.broker, None
-    broker = EmbeddedBroker(settings.bind, settings.port)
-    await broker.start()
+    check_exposure(settings)
     host = lan_address() if settings.bind in ("0.0.0.0", "") else settings.bind
-    return f"mqtt://{host}:{broker.port}", broker
+    cert, key = settings.cert_file or None, settings.key_file or None
+    if settings.tls and not cert:
+        cert, key = self_signed(data_dir() / "tls", host)
+    broker = EmbeddedBroker(settings.bind, settings.port, username=settings.username,
+                            password=settings.password, certfile=cert, keyfile=key)
+    await broker.start()
+    if broker.tls and not settings.ca_file:
+        settings.fingerprint = broker.fingerprint
+    return f"{'mqtts' if broker.tls else 'mqtt'}://{host}:{broker.port}", broker
 
 
 async def connect(url: str, settings: BrokerSettings | None = None, will: Will | None = None,
                   timeout: float = 5.0) -> MqttTransport:
     settings = settings or BrokerSettings()
     transport = MqttTransport(url, will=will, username=settings.username or None,
-                              password=settings.password or None, ca_file=settings.ca_file or None)
+                              password=settings.password or None, ca_file=settings.ca_file or None,
+                              fingerprint=settings.fingerprint or None)
     await transport.start(timeout=timeout)
     return transport
 
@@ -189,7 +223,7 @@ async def host_session(
             peer.store.save_meta({**peer.store.load_meta(), "bots": bots, "embedded": broker is not None,
                                   "bind": settings.bind, "port": broker.port if broker else settings.port})
         pin = host_pin(identity, gid)
-        session = Session(peer, make_invite(url, gid, pin), url, closers)
+        session = Session(peer, make_invite(url, gid, pin), url, closers, fingerprint=settings.fingerprint)
         for index in range(1, bots + 1):
             bot, stop = await start_bot(url, gid, settings, index=index, kind=bot_kind, delay=bot_delay,
                                         persist=persist, pin=pin)

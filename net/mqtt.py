@@ -22,6 +22,7 @@ from urllib.parse import urlparse
 import aiomqtt
 import paho.mqtt.client as mqtt
 
+from .broker import der_fingerprint
 from .transport import Transport, Will
 
 log = logging.getLogger("gamenight.net")
@@ -61,10 +62,88 @@ def parse_broker(url: str) -> BrokerAddress:
     return BrokerAddress(parsed.hostname, port, tls)
 
 
+def normal_pin(pin: str) -> str:
+    """A certificate pin as 64 lowercase hex digits ("sha256:", colons and case allowed)."""
+    text = pin.strip().lower().removeprefix("sha256:").replace(":", "")
+    if len(text) != 64 or any(c not in "0123456789abcdef" for c in text):
+        raise ValueError(f"not a certificate fingerprint: {pin!r} (64 hex digits of SHA-256)")
+    return text
+
+
+async def fetch_certificate(host: str, port: int, timeout: float = 5.0) -> bytes:
+    """The DER certificate a TLS server presents, read without trusting it (to check a pin)."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    _, writer = await asyncio.wait_for(asyncio.open_connection(host, port, ssl=context), timeout)
+    try:
+        der = writer.get_extra_info("ssl_object").getpeercert(binary_form=True)
+    finally:
+        writer.close()
+        try:
+            await writer.wait_closed()
+        except (OSError, ssl.SSLError):
+            pass
+    if not der:
+        raise ssl.SSLError("the server presented no certificate")
+    return der
+
+
+def pinned_context(der: bytes) -> ssl.SSLContext:
+    """A TLS context that accepts exactly this certificate (its own trust anchor), any name."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False  # the pin, not a name, says who the broker is
+    context.load_verify_locations(cadata=der)
+    context.verify_flags |= ssl.VERIFY_X509_PARTIAL_CHAIN  # a CA-issued certificate pins too
+    return context
+
+
+def _refusal(exc: BaseException) -> str | None:
+    """The one line for a broker that answered but would not let us in."""
+    # 4/5: MQTT 3.1.1's bad login / not authorised, which paho reports as 134/135
+    if isinstance(exc, aiomqtt.MqttCodeError) and getattr(exc.rc, "value", exc.rc) in (4, 5, 134, 135):
+        return "refused the login (wrong or missing username or password)"
+    return None
+
+
 def _hopeless(reason: str) -> bool:
     """A first connection failure that retrying cannot mend: nobody listens, or TLS fails."""
     reason = reason.lower()
     return "refused" in reason or "certificate" in reason or "ssl" in reason
+
+
+# ---- the fast-path adapter ----------------------------------------------------------------
+# Everything below up to MqttTransport is the only code that reaches into aiomqtt's and paho's
+# private names. Those names are checked at import (`fast_path_supported`), pinned in
+# pyproject.toml (aiomqtt 2.5.x, paho-mqtt 2.1-2.2) and held to a contract by
+# tests/net/test_mqtt_adapter.py; should a later version lack them, the transport falls back
+# to aiomqtt's public API (its message iterator and awaited publish), slower but the same.
+AIOMQTT_PRIVATE = ("_on_message", "_on_socket_register_write")  # methods overridden
+AIOMQTT_INSTANCE = ("_client", "_disconnected")  # attributes read: the paho client, a future
+PAHO_PUBLIC = ("publish", "loop_write", "want_write")
+PAHO_INSTANCE = ("_in_callback_mutex",)  # the lock paho holds while inside its callbacks
+
+
+def fast_path_supported() -> bool:
+    """Do the installed aiomqtt and paho have every name the fast path uses (class level)?"""
+    return (all(callable(getattr(aiomqtt.Client, name, None)) for name in AIOMQTT_PRIVATE)
+            and all(callable(getattr(mqtt.Client, name, None)) for name in PAHO_PUBLIC))
+
+
+FAST_PATH = fast_path_supported() and os.environ.get("GAMENIGHT_MQTT_FAST", "1") != "0"
+"""False: aiomqtt's public API only (GAMENIGHT_MQTT_FAST=0 forces it, e.g. to compare)."""
+
+
+class _PlainClient(aiomqtt.Client):
+    """aiomqtt as documented: messages come through its iterator, publishes are awaited."""
+
+    direct = False
+
+    def __init__(self, *args: Any, on_message: Callable[[str, bytes, bool], None], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+
+    def publish_nowait(self, topic: str, payload: bytes, qos: int, retain: bool) -> bool:
+        return False
 
 
 class _DirectClient(aiomqtt.Client):
@@ -79,8 +158,9 @@ class _DirectClient(aiomqtt.Client):
       iteration for writability and unregistering it again. Every QoS 1 delivery costs a PUBACK,
       so a commit-reveal step among three peers writes two dozen packets.
     Together they took a mosquitto round trip here from 0.62 to 0.27 ms (bench/net_latency.py).
-    They override two of aiomqtt's callbacks (private names, hence the pinned minor version).
     """
+
+    direct = True
 
     def __init__(self, *args: Any, on_message: Callable[[str, bytes, bool], None], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -89,6 +169,7 @@ class _DirectClient(aiomqtt.Client):
         # paho's read callback was registered from aiomqtt's connect thread, so it runs in an
         # empty context; handlers get the creator's (e.g. Textual's active app), as a task would
         self._context = contextvars.copy_context()
+        self._paho_lock = getattr(self._client, "_in_callback_mutex", None)
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         payload = message.payload if isinstance(message.payload, (bytes, bytearray)) else b""
@@ -99,8 +180,9 @@ class _DirectClient(aiomqtt.Client):
         return self._client.publish(topic, payload, qos, retain).rc == mqtt.MQTT_ERR_SUCCESS
 
     def _on_socket_register_write(self, client: Any, userdata: Any, sock: Any) -> None:
-        if threading.get_ident() == self._loop_thread and client._in_callback_mutex.acquire(False):
-            client._in_callback_mutex.release()
+        lock = self._paho_lock
+        if lock is not None and threading.get_ident() == self._loop_thread and lock.acquire(False):
+            lock.release()
             try:
                 client.loop_write()  # unregisters the write interest itself when all is sent
             except Exception as exc:  # a broken pipe: the connection is gone
@@ -126,6 +208,7 @@ class MqttTransport(Transport):
         keepalive: int = 15,
         nodelay: bool = True,
         ca_file: str | None = None,
+        fingerprint: str | None = None,
     ) -> None:
         super().__init__()
         self.address = parse_broker(address) if isinstance(address, str) else address
@@ -138,7 +221,12 @@ class MqttTransport(Transport):
         # mqtts: the broker's certificate is checked against this CA file (a LAN party's own
         # CA), or against the system's trusted CAs when there is none
         self.ca_file = ca_file
-        self._client: _DirectClient | None = None
+        # mqtts with a pin: only the broker presenting this very certificate is trusted (a
+        # host's self-signed one, pinned through the invite), whatever CA or name it has
+        self.fingerprint = normal_pin(fingerprint) if fingerprint else None
+        self._tls_context: ssl.SSLContext | None = None
+        self._client: _DirectClient | _PlainClient | None = None
+        self.fast = FAST_PATH
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
         self._failure: BaseException | None = None
@@ -150,6 +238,8 @@ class MqttTransport(Transport):
         if self.address.tls and self.ca_file and not os.path.isfile(self.ca_file):
             raise BrokerUnreachable(f"cannot reach the broker at {self.address.url}: "
                                     f"CA file {self.ca_file} does not exist")
+        if self.address.tls and self.fingerprint:
+            self._tls_context = await self._pinned(timeout)
         self._stopping = False
         self._task = asyncio.create_task(self._run())
         waits = [asyncio.ensure_future(self.connected.wait()), asyncio.ensure_future(self._refused.wait())]
@@ -160,8 +250,26 @@ class MqttTransport(Transport):
                 waiter.cancel()
         if not self.connected.is_set():
             await self.stop()
+            refusal = _refusal(self._failure) if self._failure else None
+            if refusal:
+                raise BrokerUnreachable(f"the broker at {self.address.url} {refusal}") from None
             reason = f": {self._failure}" if self._failure else ""
             raise BrokerUnreachable(f"cannot reach the broker at {self.address.url}{reason}") from None
+
+    async def _pinned(self, timeout: float) -> ssl.SSLContext:
+        """Check the broker's certificate against the pin; a context trusting only it."""
+        where = self.address.url
+        try:
+            der = await fetch_certificate(self.address.host, self.address.port, timeout)
+        except (OSError, ssl.SSLError) as exc:  # TimeoutError is an OSError
+            reason = getattr(exc, "strerror", None) or str(exc) or "timed out"
+            raise BrokerUnreachable(f"cannot reach the broker at {where}: {reason}") from None
+        found = der_fingerprint(der)
+        if found != self.fingerprint:
+            raise BrokerUnreachable(
+                f"the broker at {where} presents certificate {found[:16]}…, not the pinned "
+                f"{self.fingerprint[:16]}…: not the host's broker, refusing to connect")
+        return pinned_context(der)
 
     async def stop(self) -> None:
         self._stopping = True
@@ -174,11 +282,11 @@ class MqttTransport(Transport):
         self._task = None
         self.connected.clear()
 
-    def _make_client(self) -> _DirectClient:
+    def _make_client(self) -> _DirectClient | _PlainClient:
         will = None
         if self.will is not None:
             will = aiomqtt.Will(self.will.topic, self.will.payload, qos=self.will.qos, retain=self.will.retain)
-        return _DirectClient(
+        return (_DirectClient if self.fast else _PlainClient)(
             self.address.host,
             self.address.port,
             username=self.username,
@@ -188,11 +296,16 @@ class MqttTransport(Transport):
             will=will,
             clean_session=True,
             keepalive=self.keepalive,
-            tls_context=ssl.create_default_context(cafile=self.ca_file) if self.address.tls else None,
+            tls_context=self._client_tls(),
             socket_options=[NODELAY] if self.nodelay else [],
             max_queued_incoming_messages=0,
             on_message=self._dispatch,
         )
+
+    def _client_tls(self) -> ssl.SSLContext | None:
+        if not self.address.tls:
+            return None
+        return self._tls_context or ssl.create_default_context(cafile=self.ca_file)
 
     async def _run(self) -> None:
         backoff = 0.1
@@ -209,11 +322,12 @@ class MqttTransport(Transport):
                     if self.connected.is_set():
                         self.connected.clear()
                     self._connected_now()
-                    async for _ in client.messages:  # delivered by _DirectClient; ends on disconnect
-                        pass
+                    async for message in client.messages:  # ends on disconnect
+                        if not client.direct:  # the direct client delivered it already
+                            self._deliver_message(message)
             except aiomqtt.MqttError as exc:
                 self._failure = exc
-                if not self._ever_connected and _hopeless(str(exc)):
+                if not self._ever_connected and (_hopeless(str(exc)) or _refusal(exc)):
                     self._refused.set()
                 if self.connected.is_set():
                     log.info("broker connection to %s lost: %s", self.address.url, exc)
@@ -225,6 +339,10 @@ class MqttTransport(Transport):
             self.reconnects += 1
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, 3.0)
+
+    def _deliver_message(self, message: aiomqtt.Message) -> None:
+        payload = message.payload if isinstance(message.payload, (bytes, bytearray)) else b""
+        self._dispatch(str(message.topic), bytes(payload), bool(message.retain))
 
     async def publish(self, topic: str, payload: bytes, qos: int = 1, retain: bool = False) -> None:
         """Publish, waiting through reconnections (the protocol ignores duplicates)."""

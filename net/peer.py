@@ -85,7 +85,7 @@ class Peer:
         self.bot_delay = bot_delay
         self._bot: Any = None
         self._proxies: dict[int, Any] = {}  # seat handed to us -> the bot playing it
-        self._bot_seed = seed_for_bot or (lockstep.me.public if lockstep.me else b"watcher")
+        self._bot_seed = seed_for_bot or (lockstep.me.bot_secret if lockstep.me else b"watcher")
         self.listeners: list[EventListener] = []
         self.outbox: asyncio.Queue[Publish] = asyncio.Queue()
         self.done = asyncio.Event()
@@ -226,6 +226,8 @@ class Peer:
         """
         while True:
             item = await self.outbox.get()
+            if self.store is not None and (written := self.store.unwritten()) is not None:
+                await written  # what we send is on disk first (the writes run off the loop)
             topic, qos = self._destination(item)
             if not self._inflight and self.transport.publish_now(topic, item.payload, qos, item.retain):
                 self.sent += 1

@@ -18,6 +18,8 @@ from .topics import topic_matches
 
 log = logging.getLogger("gamenight.net")
 
+UNSUBSCRIBE_AFTER = 5.0  # seconds an unwanted filter stays subscribed at the broker
+
 Handler = Callable[[str, bytes, bool], None]
 """handler(topic, payload, retained)"""
 
@@ -40,6 +42,7 @@ class Transport(ABC):
         self._subtree: dict[str, list[Handler]] = {}  # "a/b/#" under "a/b"
         self._other: list[tuple[str, Handler]] = []
         self._connect_callbacks: list[Callable[[], None]] = []
+        self._unsubscribing: set[asyncio.Task[None]] = set()
         self.connected = asyncio.Event()
         self.received = 0
 
@@ -71,13 +74,36 @@ class Transport(ABC):
             await self._subscribe(topic_filter, qos)
 
     def unsubscribe_handler(self, handler: Handler) -> None:
-        self._handlers = [(f, h) for f, h in self._handlers if h is not handler]
+        """Forget `handler`; a filter no handler wants any more is unsubscribed at the broker.
+
+        Without that a long-lived shared connection (a relay's) would keep two broker
+        subscriptions per game it ever watched, and the broker matches every message
+        against all of them.
+        """
+        # == not `is`: a bound method (peer._on_message) is a new object at every access
+        dropped = {f for f, h in self._handlers if h == handler}
+        self._handlers = [(f, h) for f, h in self._handlers if h != handler]
+        unwanted = dropped - {f for f, _ in self._handlers}
         for table in (self._exact, self._subtree):
             for key in [k for k, hs in table.items() if handler in hs]:
-                table[key] = [h for h in table[key] if h is not handler]
+                table[key] = [h for h in table[key] if h != handler]
                 if not table[key]:
                     del table[key]
-        self._other = [(f, h) for f, h in self._other if h is not handler]
+        self._other = [(f, h) for f, h in self._other if h != handler]
+        if unwanted and self.connected.is_set():
+            loop = asyncio.get_running_loop()
+            for topic_filter in sorted(unwanted):
+                task = loop.create_task(self._unsubscribe_later(topic_filter))
+                self._unsubscribing.add(task)
+                task.add_done_callback(self._unsubscribing.discard)
+
+    async def _unsubscribe_later(self, topic_filter: str) -> None:
+        """A little later, and only if still nobody wants it: a peer often hands a filter
+        straight on (the lobby topic, from the join to the peer), and a broker may handle an
+        UNSUBSCRIBE after a SUBSCRIBE that reached it at the same moment (amqtt does)."""
+        await asyncio.sleep(UNSUBSCRIBE_AFTER)
+        if self.connected.is_set() and all(f != topic_filter for f, _ in self._handlers):
+            await self.unsubscribe(topic_filter)
 
     def _index(self, topic_filter: str, handler: Handler) -> None:
         head, _, last = topic_filter.rpartition("/")
@@ -99,6 +125,10 @@ class Transport(ABC):
 
     @abstractmethod
     async def _subscribe(self, topic_filter: str, qos: int) -> None: ...
+
+    @abstractmethod
+    async def unsubscribe(self, topic_filter: str) -> None:
+        """Stop receiving `topic_filter` from the broker (handlers are not touched)."""
 
     def on_connect(self, callback: Callable[[], None]) -> None:
         self._connect_callbacks.append(callback)
@@ -190,6 +220,9 @@ class MemoryTransport(Transport):
         for topic, payload in list(self.broker.retained.items()):
             if topic_matches(topic_filter, topic):
                 asyncio.get_running_loop().call_soon(self.deliver, topic, payload, True)
+
+    async def unsubscribe(self, topic_filter: str) -> None:
+        self.filters = [f for f in self.filters if f != topic_filter]
 
     def wants(self, topic: str) -> bool:
         return any(topic_matches(f, topic) for f in self.filters)

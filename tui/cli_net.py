@@ -65,6 +65,7 @@ def add_net_commands(subparsers: argparse._SubParsersAction) -> None:
     relay.add_argument("--bots", type=int, default=0, help="bot peers it may run at once for hosts that ask")
     relay.add_argument("--archive", help="directory for the game logs (default: <data dir>/archive)")
     relay.add_argument("--prefix", default="gamenight/v1", help="topic prefix")
+    _access_args(relay)
     relay.set_defaults(func=cmd_relay)
 
 
@@ -74,6 +75,15 @@ def _broker_args(parser: argparse.ArgumentParser, embedded_default: bool) -> Non
     parser.add_argument("--bind", help="embedded broker: address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, help="embedded broker: port (default 1883)")
     parser.add_argument("--prefix", default="gamenight/v1", help="topic prefix (default gamenight/v1)")
+    if embedded_default:
+        _access_args(parser)
+
+
+def _access_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tls", action="store_true", default=None,
+                        help="embedded broker: TLS only (config cert_file/key_file, else a self-signed one)")
+    parser.add_argument("--insecure", action="store_true",
+                        help="embedded broker: allow listening off 127.0.0.1 with neither login nor TLS")
 
 
 # ---- shared helpers ---------------------------------------------------------------------
@@ -102,8 +112,21 @@ def _settings(args: argparse.Namespace, config: Any, broker: str | None) -> Any:
     port = args.port if getattr(args, "port", None) is not None else config.broker.port
     if not 0 <= port <= 65535:
         raise _cli_error(f"--port must be from 0 to 65535, not {port}")
+    access: dict[str, Any] = {"insecure": bool(getattr(args, "insecure", False))}
+    if getattr(args, "tls", None):
+        access["tls"] = True
     return broker_settings(config, chosen, bind=getattr(args, "bind", None) or config.broker.bind, port=port,
-                           prefix=getattr(args, "prefix", None) or "gamenight/v1")
+                           prefix=getattr(args, "prefix", None) or "gamenight/v1", **access)
+
+
+def _check_exposure(settings: Any) -> None:
+    """Before anything starts: an embedded broker off loopback needs a login or TLS."""
+    from net.launch import check_exposure
+
+    try:
+        check_exposure(settings)
+    except ValueError as exc:
+        raise _cli_error(str(exc)) from None
 
 
 def _parse_code(code: str, args: argparse.Namespace, config: Any) -> tuple[str, str, Any]:
@@ -140,10 +163,12 @@ def _run(coro: Any) -> int:
 
     try:
         return int(asyncio.run(coro) or 0)
-    except (Refused, BrokerUnreachable, ValueError) as exc:
+    except (Refused, BrokerUnreachable, ValueError, SelfplayStalled) as exc:
         raise _cli_error(str(exc)) from None
+    except TimeoutError:  # an OSError with no text: never let it print a bare "gamenight: "
+        raise _cli_error("timed out waiting for the network (details in the log)") from None
     except OSError as exc:
-        raise _cli_error(str(exc)) from None
+        raise _cli_error(str(exc) or type(exc).__name__) from None
 
 
 def _run_app(first_screen: Any, config: Any) -> int:
@@ -229,6 +254,7 @@ def cmd_host(args: argparse.Namespace) -> int:
     if not 0 <= args.relay_bots < players - args.bots:
         raise _cli_error("--relay-bots must leave at least the host's seat free")
     settings = _settings(args, config, args.broker)
+    _check_exposure(settings)
     name = args.name or config.player.name
     delay = config.ui.bot_delay if args.bot_delay is None else args.bot_delay
     request = dict(game_id=game.id, players=players, bots=args.bots, options=options, settings=settings,
@@ -267,7 +293,8 @@ def _planned_invite(settings: Any, gid: str) -> str:
     if settings.broker != "embedded":
         return make_invite(settings.broker, gid, pin)
     host = lan_address() if settings.bind in ("0.0.0.0", "") else settings.bind
-    return make_invite(f"mqtt://{host}:{settings.port}", gid, pin)
+    scheme = "mqtts" if settings.tls or settings.cert_file else "mqtt"
+    return make_invite(f"{scheme}://{host}:{settings.port}", gid, pin)
 
 
 async def _host_headless(request: dict[str, Any], delay: float) -> int:
@@ -447,6 +474,7 @@ def cmd_relay(args: argparse.Namespace) -> int:
 
     config = _config()
     settings = _settings(args, config, args.broker)
+    _check_exposure(settings)
     if args.bots < 0:
         raise _cli_error("--bots cannot be negative")
     return _run(_relay(settings, args.bots, Path(args.archive) if args.archive else None))
@@ -457,7 +485,8 @@ async def _relay(settings: Any, bots: int, archive: Any) -> int:
 
     relay = Relay(settings, max_bots=bots, archive=archive)
     await relay.start()
-    _print(f"relay on {relay.url} (archive {relay.archive}, up to {bots} bots); Ctrl-C stops it")
+    pin = f"; certificate sha256 {settings.fingerprint}" if settings.fingerprint else ""
+    _print(f"relay on {relay.url} (archive {relay.archive}, up to {bots} bots{pin}); Ctrl-C stops it")
     try:
         await relay.wait()
     except asyncio.CancelledError:
@@ -487,8 +516,73 @@ def run_selfplay_net(args: argparse.Namespace) -> int:
     return _run(_selfplay_net(game.id, players, args.games, args.bots, settings, bool(args.json)))
 
 
-async def net_selfplay(game_id: str, players: int, games: int, bots: str, settings: Any) -> dict[str, Any]:
-    """Play `games` networked bot games one after another and measure the wire."""
+STALL_AFTER = 120.0
+"""Seconds a self-play table may go without accepting a message before it counts as stalled:
+far above a bot's think time and the peers' own 2-30 s re-asking (net/peer.py)."""
+
+
+class SelfplayStalled(Exception):
+    """A networked self-play game made no progress; the message says who it waited for."""
+
+
+async def _close_all(peers: list[Any], transports: list[Any]) -> None:
+    for p in peers:
+        await p.stop(clean=False)
+    for t in transports:
+        await t.stop()
+
+
+def _progress(peers: list[Any]) -> tuple:
+    return tuple((p.lockstep.phase, p.lockstep.step, len(p.lockstep.accepted)) for p in peers)
+
+
+async def _until_done_or_stalled(peers: list[Any], stall_after: float) -> float:
+    """0 once every peer is done; else the seconds without progress when that reached `stall_after`.
+
+    A slow game is fine as long as it moves: only a table where no peer accepted anything for
+    `stall_after` seconds counts as stalled.
+    """
+    loop = asyncio.get_running_loop()
+    last, since = _progress(peers), loop.time()
+    while not all(p.done.is_set() for p in peers):
+        await asyncio.sleep(0.2)
+        mark = _progress(peers)
+        if mark != last:
+            last, since = mark, loop.time()
+        elif loop.time() - since >= stall_after:
+            return loop.time() - since
+    return 0.0
+
+
+def _stall_report(peers: list[Any], which: str, seconds: float) -> str:
+    """One line: where each peer stands and whom it waits for."""
+    parts = []
+    for seat, peer in enumerate(peers):
+        ls = peer.lockstep
+        if peer.done.is_set():
+            parts.append(f"Bot {seat} done ({ls.phase})")
+            continue
+        awaited = sorted(ls.awaited())
+        if ls.phase == "lobby":
+            wants = f"{len(ls.seat_keys)} of {ls.table.players if ls.table else '?'} seats taken"
+        elif awaited:
+            what = "seed" if ls.phase == "seed" else ls.step_mode()
+            wants = f"waits for {', '.join(f'seat {s}' for s in awaited)} ({what})"
+        else:
+            wants = "waits for nothing it knows of (a message lost on the way?)"
+        connected = "" if peer.transport.connected.is_set() else ", not connected to the broker"
+        parts.append(f"Bot {seat} at step {ls.step} ({ls.phase}) {wants}{connected}")
+    return f"{which} made no progress for {seconds:.0f} s: " + "; ".join(parts)
+
+
+async def net_selfplay(game_id: str, players: int, games: int, bots: str, settings: Any,
+                       stall_after: float | None = None) -> dict[str, Any]:
+    """Play `games` networked bot games one after another and measure the wire.
+
+    Raises SelfplayStalled when a game makes no progress for `stall_after` seconds
+    (default STALL_AFTER).
+    """
+    stall_after = STALL_AFTER if stall_after is None else stall_after
     from engine.core import final_state, state_hash
     from engine.registry import get_game
     from net.identity import Identity
@@ -507,7 +601,7 @@ async def net_selfplay(game_id: str, players: int, games: int, bots: str, settin
     mismatched = 0
     started = time.perf_counter()
     try:
-        for _ in range(games):
+        for index in range(games):
             gid = new_gid(game.id)
             ids = [Identity.generate() for _ in range(players)]
             transports = [await connect(url, settings, presence_will(i, gid, f"Bot {s}", settings.prefix))
@@ -517,7 +611,11 @@ async def net_selfplay(game_id: str, players: int, games: int, bots: str, settin
             for s in range(1, players):
                 peers.append(await join_game(transports[s], ids[s], gid, name=f"Bot {s}", prefix=settings.prefix,
                                              persist=False, bot=kinds[s], game=game))
-            await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in peers)), 600)
+            stalled = await _until_done_or_stalled(peers, stall_after)
+            if stalled:
+                report = _stall_report(peers, f"game {index + 1} of {games} ({gid})", stalled)
+                await _close_all(peers, transports)
+                raise SelfplayStalled(report)
             for p in peers:
                 await p.flush()
             for p in peers:
@@ -538,10 +636,7 @@ async def net_selfplay(game_id: str, players: int, games: int, bots: str, settin
                 for seat, score in enumerate(result.scores):
                     totals[seat] += score
                 actions += sum(len(step) for step in ls0.game_log.steps)
-            for p in peers:
-                await p.stop(clean=False)
-            for t in transports:
-                await t.stop()
+            await _close_all(peers, transports)
     finally:
         if broker is not None:
             await broker.stop()

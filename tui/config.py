@@ -17,12 +17,15 @@ from urllib.parse import urlparse
 from net.codec import MAX_NAME
 from net.paths import config_dir
 
-DEFAULT_FILE = Path(__file__).resolve().parent.parent / "configs" / "default.toml"
+# Shipped inside the package (a wheel has no configs/); configs/default.toml is the readable
+# copy next to mosquitto.conf, kept equal by tests/tui/test_config_files.py.
+DEFAULT_FILE = Path(__file__).resolve().parent / "default.toml"
 USER_FILE_NAME = "config.toml"
 ENV_OVERRIDES = {
     "GAMENIGHT_BROKER_USERNAME": ("broker", "username"),
     "GAMENIGHT_BROKER_PASSWORD": ("broker", "password"),
     "GAMENIGHT_BROKER_CA": ("broker", "ca_file"),
+    "GAMENIGHT_BROKER_FINGERPRINT": ("broker", "fingerprint"),
 }
 
 
@@ -43,6 +46,10 @@ class BrokerConfig:
     username: str = ""
     password: str = ""
     ca_file: str = ""
+    fingerprint: str = ""
+    tls: bool = False
+    cert_file: str = ""
+    key_file: str = ""
 
 
 @dataclass(frozen=True)
@@ -93,6 +100,26 @@ def _ca_file(value: Any) -> str | None:
     return None
 
 
+def _pem_file(value: Any) -> str | None:
+    if not isinstance(value, str):
+        return "must be a text in quotes (the path of a PEM file)"
+    if value and not Path(value).expanduser().is_file():
+        return "names no file"
+    return None
+
+
+def _fingerprint(value: Any) -> str | None:
+    from net.mqtt import normal_pin
+
+    if not isinstance(value, str):
+        return "must be a text in quotes (64 hex digits)"
+    try:
+        value and normal_pin(value)
+    except ValueError:
+        return "must be the certificate's SHA-256: 64 hex digits"
+    return None
+
+
 def _port(value: Any) -> str | None:
     ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 65535
     return None if ok else "must be a port number from 1 to 65535"
@@ -123,6 +150,10 @@ CHECKS: dict[tuple[str, str], Callable[[Any], str | None]] = {
     ("broker", "username"): _text,
     ("broker", "password"): _text,
     ("broker", "ca_file"): _ca_file,
+    ("broker", "fingerprint"): _fingerprint,
+    ("broker", "tls"): _bool,
+    ("broker", "cert_file"): _pem_file,
+    ("broker", "key_file"): _pem_file,
     ("ui", "theme"): _theme,
     ("ui", "bell"): _bool,
     ("ui", "bot_delay"): _delay,
@@ -176,8 +207,11 @@ def load_config(
     for variable, (section, key) in ENV_OVERRIDES.items():
         if variable in environ:
             _merge(merged, {section: {key: environ[variable]}}, f"${variable}")
-    if merged["broker"].get("ca_file"):
-        merged["broker"]["ca_file"] = str(Path(merged["broker"]["ca_file"]).expanduser())
+    for key in ("ca_file", "cert_file", "key_file"):
+        if merged["broker"].get(key):
+            merged["broker"][key] = str(Path(merged["broker"][key]).expanduser())
+    if (merged["broker"].get("cert_file") or "") and not merged["broker"].get("key_file"):
+        raise ConfigError("broker.cert_file is set but broker.key_file is not: TLS needs both")
     ui = dict(merged["ui"])
     if "bot_delay" in ui:
         ui["bot_delay"] = float(ui["bot_delay"])
@@ -194,5 +228,6 @@ def broker_settings(config: Config, broker: str, **overrides: Any) -> Any:
 
     b = config.broker
     values: dict[str, Any] = dict(broker=broker, bind=b.bind, port=b.port, username=b.username,
-                                  password=b.password, ca_file=b.ca_file)
+                                  password=b.password, ca_file=b.ca_file, fingerprint=b.fingerprint,
+                                  tls=b.tls, cert_file=b.cert_file, key_file=b.key_file)
     return BrokerSettings(**{**values, **overrides})

@@ -70,3 +70,26 @@ def test_selfplay_net_json_reports_messages_desyncs_and_latency(capsys) -> None:
     latency = summary["step_latency_ms"]
     assert latency["commit_reveal"]["steps"] > 0 and latency["commit_reveal"]["median"] > 0
     assert latency["sequential"]["p99"] >= latency["sequential"]["median"]
+
+
+@pytest.mark.net
+def test_selfplay_net_on_a_stall_says_what_it_waited_for(monkeypatch, capsys) -> None:
+    """A table where no bot ever acts: one line naming the game, the step and the awaited seats."""
+    import tui.cli_net
+    from net.peer import Peer
+
+    monkeypatch.setattr(Peer, "_schedule_bot", lambda self: None)
+    monkeypatch.setattr(tui.cli_net, "STALL_AFTER", 1.0)
+    assert main(["selfplay", "money", "--players", "3", "--games", "2", "--net"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith("gamenight: game 1 of 2 (money-") and "made no progress for 1 s" in err
+    assert "Bot 0 at step 0 (play) waits for seat" in err
+
+
+@pytest.mark.net
+def test_selfplay_net_embedded_many_games_no_hang_no_desync(capsys) -> None:
+    """The amqtt wedge (net/broker.py) showed within ten 4-player games; 25 must all finish."""
+    assert main(["selfplay", "money", "--players", "4", "--games", "25", "--net", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["finished"] == 25 and summary["desyncs"] == 0

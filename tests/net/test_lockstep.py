@@ -265,7 +265,7 @@ async def test_a_lost_peer_shows_offline_and_resumes_from_its_disk_log(tmp_path,
     await until(lambda: all(p.lockstep.phase == "play" for p in peers))
     for seat, p in enumerate(peers):
         p.decide(Bid(1 + seat))
-    await settle()
+    await until(lambda: all(p.lockstep.step == 1 for p in peers))  # sends wait for the disk writes
     notices = []
     peers[0].listeners.append(lambda note: note.kind == "presence" and notices.append(note.text))
     # seat 2 crashes in the middle of step 1's sequential turn of seat 0
@@ -274,8 +274,7 @@ async def test_a_lost_peer_shows_offline_and_resumes_from_its_disk_log(tmp_path,
     await settle()
     assert notices and "P2 is offline" in notices[-1]
     peers[0].decide(Pick(True))  # step 1; seat 2 misses it
-    await settle()
-    assert peers[0].lockstep.step == 2
+    await until(lambda: peers[0].lockstep.step == 2)
     again = MemoryTransport(broker)
     await again.start()
     resumed = await join_game(again, ids[2], peers[0].lockstep.gid, name="P2", game=GAME, persist=True)
