@@ -191,6 +191,7 @@ class Relay:
     # ---- forgetting -------------------------------------------------------------------
     async def _forget_when_done(self, gid: str, peer: Peer) -> None:
         await peer.done.wait()
+        peer.lockstep.catchup.archive = True  # from now on the archive answers for the game
         await asyncio.sleep(1.0)  # the last messages still reach slower peers through the bots
         async with self._lock:
             finished = peer.lockstep.phase == "over"
@@ -218,6 +219,7 @@ class Relay:
             await peer.stop(clean=False)
 
     def _remember(self, gid: str, lockstep: Lockstep) -> None:
+        lockstep.catchup.archive = True  # no seat waits for its turn to answer: they all left
         self._loaded[gid] = lockstep
         while len(self._loaded) > self.limits.loaded_archives:
             self._loaded.popitem(last=False)

@@ -207,7 +207,11 @@ class GameStore:
 
 
 def read_log(path: Path) -> list[bytes]:
-    """The envelopes of a log file; a torn last record (crash mid-write) is ignored."""
+    """The envelopes of a log file; a torn last record (crash mid-write) is ignored.
+
+    What this process handed to the writer thread is written first: a replay of a game just
+    played here reads every step."""
+    WRITER.drain()
     try:
         data = path.read_bytes()
     except FileNotFoundError:

@@ -38,6 +38,7 @@ class Sync:
         self.answered: dict[bytes, float] = {}  # requester -> when this peer last answered
         self.pending = pending  # messages of the setup or step in progress, not yet in the log
         self.receive = receive  # an inner message goes through every check of a live one
+        self.archive = False  # an archive of a finished game answers alone: its players are gone
 
     def request(self) -> list[Output]:
         """Ask the others for everything from our current step (or from scratch)."""
@@ -81,6 +82,8 @@ class Sync:
         """Whether this peer answers the `turn`-th request: the present seats take turns
         (lowest first); with no seat present, whoever holds the log answers."""
         ctx = self.ctx
+        if self.archive:
+            return True
         keys = ctx.keys or [ctx.seat_keys.get(s) for s in range(ctx.n_players)]
         offline = self.offline()
         present = [s for s, key in enumerate(keys) if key is not None and key != requester and s not in offline]

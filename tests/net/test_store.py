@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -19,15 +20,20 @@ from net.store import atomic_write as reexported
 
 
 @pytest.fixture
-def gate(monkeypatch):
-    """Every atomic write waits for the gate and notes its thread."""
+def gate(monkeypatch, tmp_path):
+    """Every atomic write under this test's folder waits for the gate and notes its thread.
+
+    Writes queued by earlier tests are drained first and never counted: the writer is shared.
+    """
+    store_module.WRITER.drain()
     opened = threading.Event()
     threads: list[str] = []
     real = store_module.atomic_write
 
     def gated(path, data, mode=0o644):
-        threads.append(threading.current_thread().name)
-        opened.wait(10)
+        if tmp_path in Path(path).parents:
+            threads.append(threading.current_thread().name)
+            opened.wait(10)
         real(path, data, mode)
 
     monkeypatch.setattr(store_module, "atomic_write", gated)

@@ -66,7 +66,7 @@ class GameFooter(Footer):
         if not screen.app.app_focus or not self.is_attached or screen is not self.screen:
             return
         if first:
-            self.call_after_refresh(self.recompose)
+            self.refresh(recompose=True)
             return
         bindings = self._keys()
         shown = self._signature(bindings)
@@ -75,9 +75,14 @@ class GameFooter(Footer):
             self._relabel(bindings)
 
     def _relabel(self, bindings: list[tuple[Binding, bool, str]]) -> None:
-        """Show these keys with the key widgets there are (hiding the rest); mount only what is
-        missing. Hidden keys are kept for the next time there are more keys to show."""
+        """Show these keys with the key widgets there are (hiding the rest). Hidden keys are kept
+        for the next time there are more keys to show; when there are too few, the footer is
+        recomposed instead (coalesced by Textual: a key mounted here while a recompose is under
+        way would survive it and show twice)."""
         keys = list(self.query(FooterKey))
+        if len(bindings) > len(keys):
+            self.refresh(recompose=True)
+            return
         for widget, (binding, enabled, tooltip) in zip(keys, bindings, strict=False):
             widget.key, widget.action = binding.key, binding.action
             widget.key_display = self.app.get_key_display(binding)
@@ -89,6 +94,4 @@ class GameFooter(Footer):
             widget.refresh(layout=True)
         for widget in keys[len(bindings):]:
             widget.display = False
-        if len(bindings) > len(keys):
-            self.mount(*(self._make_key(*entry) for entry in bindings[len(keys):]))
         self.relabels += 1
