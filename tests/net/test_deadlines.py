@@ -402,7 +402,8 @@ def test_host_clock_and_deadline_options_become_the_table_settings() -> None:
         _table_settings(argparse.Namespace(clock=None, deadline=2))
 
 
-async def test_a_seat_that_withholds_its_seed_reveal_is_voted_off_before_the_deal() -> None:
+async def _seed_withheld():
+    """A 3-seat table whose seat 2 keeps its seed share: (peers, fake clock), stuck in `seed`."""
     broker = MemoryBroker()
     transports = [MemoryTransport(broker) for _ in range(3)]
     for t in transports:
@@ -415,7 +416,11 @@ async def test_a_seat_that_withholds_its_seed_reveal_is_voted_off_before_the_dea
     transports[2].publish_now = no_seed_reveal  # seat 2 sees the others' shares, keeps its own
     peers = await table_of(3, transports)
     await until(lambda: all(p.lockstep.phase == "seed" and p.lockstep.awaited() == {2} for p in peers[:2]))
-    clock = _clocked(peers)
+    return peers, _clocked(peers)
+
+
+async def test_a_seat_that_withholds_its_seed_reveal_is_voted_off_before_the_deal() -> None:
+    peers, clock = await _seed_withheld()
     ls0 = peers[0].lockstep
     assert ls0.vote_options() is None
     clock.advance(31)
@@ -445,3 +450,47 @@ async def test_a_bot_seat_follows_the_first_players_vote() -> None:
     peers[0].vote("end")
     await settle(60)
     _same_end(peers)
+
+
+async def test_the_seed_vote_is_offered_on_the_setup_screen_before_any_game_screen() -> None:
+    from textual.app import App
+    from textual.widgets import Footer, Static
+
+    from tui.net_table import NetTable
+    from tui.screens.net_setup import TableSetupScreen
+    from tui.screens.vote import VoteDialog
+
+    class Waiting(TableSetupScreen):
+        STATUS_ID = "status"
+
+        def compose(self):
+            yield Static("", id="status")
+            yield Footer()
+
+        def on_seed_tick(self) -> None:
+            self._status(self.seed_text())
+
+    peers, clock = await _seed_withheld()
+    screen = Waiting(id="waiting")
+    screen.table = NetTable(peers[0])
+    app = App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(screen)
+        screen._watch_seed_deadline()
+        await pilot.pause()
+        assert "Agreeing on the seed… · vote in 0:" in str(screen.query_one("#status", Static).render())
+        assert not screen.vote_allowed()
+        clock.advance(31)
+        screen._watch_seed_deadline()
+        await pilot.pause()
+        assert "^E: vote" in str(screen.query_one("#status", Static).render())
+        assert any(b.action == "vote" for _, b, enabled, _ in screen.active_bindings.values() if enabled)
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        assert isinstance(app.screen, VoteDialog)
+        await pilot.press("e")
+        await pilot.pause()
+        assert "You voted to end" in str(screen.query_one("#status", Static).render())
+    peers[1].vote("end")
+    await settle(60)
+    assert all(p.lockstep.phase == "over" for p in peers)

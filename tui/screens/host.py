@@ -86,6 +86,7 @@ class HostScreen(TableSetupScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        super().on_mount()
         if self.request is not None:
             self._start(self.request)
             return
@@ -180,6 +181,8 @@ class HostScreen(TableSetupScreen):
             return self.session is None  # the form's keys only while there is a form
         if action == "remove":  # only while the seats fill
             return self.table is not None and self.table.lockstep.phase == "lobby"
+        if action == "vote":
+            return self.vote_allowed()
         return True
 
     # ---- removing a player -------------------------------------------------------------
@@ -260,7 +263,10 @@ class HostScreen(TableSetupScreen):
         elif free:
             self._status(f"Waiting for {free} more player{'s' if free > 1 else ''}: send them the invite code.")
         else:
-            self._status("All seats taken: agreeing on the seed…")
+            self._status("All seats taken. " + self.seed_text())
+
+    def on_seed_tick(self) -> None:
+        self._draw_seats()
 
     def _maybe_open(self) -> None:
         table = self.table

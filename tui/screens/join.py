@@ -57,6 +57,7 @@ class JoinScreen(TableSetupScreen):
         yield Footer()
 
     def on_mount(self) -> None:
+        super().on_mount()
         if self.code:
             from net.invite import parse_invite
 
@@ -178,6 +179,9 @@ class JoinScreen(TableSetupScreen):
             self.app.call_later(self._status, "The host closed this table.", True)
         self.app.call_later(self._refresh)
 
+    def on_seed_tick(self) -> None:
+        self._refresh()
+
     def _refresh(self) -> None:
         table = self.table
         if table is None or not self.is_attached:
@@ -194,7 +198,7 @@ class JoinScreen(TableSetupScreen):
             self.app.open_table(table)
         elif mine is not None:
             free = sum(1 for n in seats if not n)
-            self._status(f"You have seat {mine}. Waiting for {free} more player(s)…" if free else "Agreeing on the seed…")
+            self._status(f"You have seat {mine}. Waiting for {free} more player(s)…" if free else self.seed_text())
         elif ls.hello_sent:
             self._status("Asking the host for a seat…")
         else:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
 from ..net_table import NetTable
+from .vote import ask_vote, vote_offered
 
 
 class TableSetupScreen(Screen[None]):
@@ -16,16 +18,57 @@ class TableSetupScreen(Screen[None]):
     STATUS_ID: ClassVar[str] = ""
     """Id of the Static that carries the status line."""
 
+    # A seat that withholds its seed share stalls the deal: the table votes here, before any
+    # game screen exists (the same vote as in a game).
+    BINDINGS: ClassVar = [Binding("ctrl+e", "vote", "Vote", show=True)]
+
     def __init__(self, *, id: str) -> None:
         super().__init__(id=id)
         self.table: NetTable | None = None
         self.session: Any = None
         self._opened = False
+        self._vote_shown = False
+
+    def on_mount(self) -> None:
+        self.set_interval(1.0, self._watch_seed_deadline)
 
     def _status(self, text: str, error: bool = False) -> None:
         status = self.query_one(f"#{self.STATUS_ID}", Static)
         status.update(text)
         status.set_class(error, "error")
+
+    def show_message(self, text: str, error: bool = False) -> None:
+        """The vote dialog's answer, on the status line."""
+        self._status(text, error)
+
+    def seed_text(self) -> str:
+        """"Agreeing on the seed…" with the deadline or the vote key once a seat is late."""
+        table = self.table
+        return "Agreeing on the seed…" + (table.deadline_text() if table is not None else "")
+
+    def _watch_seed_deadline(self) -> None:
+        """Once a second while the seed is agreed: the deadline counts down, the vote key shows."""
+        table = self.table
+        if table is None or self._opened or table.lockstep.phase != "seed":
+            return
+        offered = vote_offered(table)
+        if offered != self._vote_shown:
+            self._vote_shown = offered
+            self.refresh_bindings()
+        self.on_seed_tick()
+
+    def on_seed_tick(self) -> None:
+        """Redraw the status line (each screen knows its own)."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self.vote_allowed() if action == "vote" else True
+
+    def vote_allowed(self) -> bool:
+        return self.table is not None and not self._opened and vote_offered(self.table)
+
+    def action_vote(self) -> None:
+        if self.vote_allowed():
+            ask_vote(self)
 
     def action_back(self) -> None:
         """Leave; a table that never reached its game screen is closed (it has no other owner)."""
