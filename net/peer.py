@@ -103,6 +103,8 @@ class Peer:
             "chat": (self.topics.chat, 0), "lobby": (self.topics.lobby, 1),
         }
         self.stall_after = stall_after
+        self._reannounce_due = False  # a put-back of our overwritten announcement is scheduled
+        self._last_reannounce = float("-inf")
         self.metrics = StepTimes()
         self._started = False
         self._stopped = False
@@ -250,6 +252,8 @@ class Peer:
 
     # ---- inbound -----------------------------------------------------------------------
     def _on_message(self, topic: str, payload: bytes, retained: bool) -> None:
+        if topic == self.topics.lobby:
+            self._guard_announcement(payload)
         if not payload:
             if topic == self.topics.lobby and self.lockstep.phase == "lobby":
                 self._emit(Note("lobby_closed", "the host closed the table"))
@@ -264,6 +268,24 @@ class Peer:
             return
         self.metrics.messages_in += 1
         self._run(self.lockstep.receive(env))
+
+    def _guard_announcement(self, payload: bytes) -> None:
+        """Anyone on the broker may overwrite (or clear) a retained lobby message: the host puts
+        its own announcement back, at most once a second, so invited joiners still find it."""
+        ls = self.lockstep
+        own = ls.lobby.announce_raw
+        if not ls.is_host or own is None or payload == own or ls.phase == "over" or self._reannounce_due:
+            return
+        loop = asyncio.get_running_loop()
+        self._reannounce_due = True
+        loop.call_later(max(0.0, self._last_reannounce + 1.0 - loop.time()), self._reannounce)
+
+    def _reannounce(self) -> None:
+        self._reannounce_due = False
+        self._last_reannounce = asyncio.get_running_loop().time()
+        ls = self.lockstep
+        if ls.phase != "over" and ls.lobby.announce_raw is not None and not self._stopped:
+            self.outbox.put_nowait(Publish("lobby", ls.lobby.announce_raw, retain=True))
 
     # ---- acting ------------------------------------------------------------------------
     def decide(self, action: Any) -> None:

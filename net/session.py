@@ -61,8 +61,12 @@ def open_game_from(env: Envelope) -> OpenGame:
                     b["versions"], b["invite"])
 
 
+MAX_LISTED = 500  # announcements kept while listing: anyone can announce, memory stays bounded
+
+
 async def list_open_games(transport: Transport, prefix: str = DEFAULT_PREFIX, wait: float = 0.6) -> list[OpenGame]:
-    """Games announced (retained) on the broker, with free seats first."""
+    """Games announced (retained) on the broker, with free seats first (at most MAX_LISTED:
+    a friend's game is joined by its invite code, never by finding it among fakes)."""
     found: dict[str, OpenGame] = {}
 
     def on_lobby(topic: str, payload: bytes, retained: bool) -> None:
@@ -71,8 +75,11 @@ async def list_open_games(transport: Transport, prefix: str = DEFAULT_PREFIX, wa
             found.pop(gid, None)
             return
         env = _announcement(payload, gid)
-        if env is not None:
-            found[gid] = open_game_from(env)
+        if env is not None and (gid in found or len(found) < MAX_LISTED):
+            try:
+                found[gid] = open_game_from(env)
+            except (KeyError, TypeError):
+                pass  # a signed announcement without the fields of one: not a game
 
     await transport.subscribe(lobby_filter(prefix), on_lobby)
     await asyncio.sleep(wait)

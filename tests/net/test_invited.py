@@ -235,6 +235,43 @@ async def test_squatting_and_flooding_over_a_real_broker(kind) -> None:
                 await t.stop()
 
 
+@pytest.mark.parametrize("kind", BROKERS)
+async def test_lobby_junk_and_fake_games_neither_block_an_invited_joiner_nor_grow_the_list(kind) -> None:
+    from net.session import MAX_LISTED, list_open_games
+    from net.topics import Topics
+
+    async with running_broker(kind) as url:
+        settings = BrokerSettings(broker=url)
+        t_host, t_evil, t_join = [await connect(url, settings) for _ in range(3)]
+        try:
+            host = await host_game(GAME, t_host, Identity.generate(), players=2, persist=False, invite=True,
+                                   name="Host", options={"rounds": 2})
+            ls, gid = host.lockstep, host.lockstep.gid
+            body = {"game": GAME.id, "players": 2, "options": {}, "versions": ls.versions, "names": ["Evil", ""],
+                    "open": True, "relay_bots": 0, "invite": False}
+            for n in range(MAX_LISTED + 100):  # fake games, each from a key of its own
+                fake_gid = f"{GAME.id}-fake{n:04d}"
+                fake = forge(Identity.generate(), fake_gid, "announce", body, seat=0, step=0,
+                             state_hash=ZERO, prev_hash=ZERO)
+                await t_evil.publish(Topics(fake_gid).lobby, fake, retain=True)
+            # the real game's retained announcement is overwritten with junk, then cleared
+            await t_evil.publish(host.topics.lobby, b"\x00junk" * 100, retain=True)
+            await t_evil.publish(host.topics.lobby, b"", retain=True)
+            listed = await list_open_games(t_join, wait=1.0)
+            assert len(listed) <= MAX_LISTED
+            friend = await join_game(t_join, Identity.generate(), gid, name="Friend", persist=False, game=GAME,
+                                     pin=ls.pin, timeout=5)
+            await until(lambda: friend.lockstep.phase == "play", 10)
+            assert friend.lockstep.host_key == ls.me.public
+            await finish([host, friend])
+            assert host.lockstep.hash == friend.lockstep.hash
+            for p in (host, friend):
+                await p.stop(clean=False)
+        finally:
+            for t in (t_host, t_evil, t_join):
+                await t.stop()
+
+
 def test_the_pin_and_proof_match_the_protocol_document_vectors() -> None:
     from net.invite import pin_text
     from net.lockstep.admission import TablePin, fingerprint
