@@ -49,6 +49,7 @@ class RelayLimits:
     archived_per_key: int = 200  # finished games kept on disk; the oldest goes first
     loaded_archives: int = 4  # finished games kept in memory to answer sync requests
     loads_per_minute: int = 30  # finished games read back from disk (replaying costs CPU)
+    lobby_seconds: float = 600.0  # a table not started by then (fake, abandoned) gets its bots back
 
 
 Closer = Callable[[], Awaitable[None]]
@@ -190,7 +191,16 @@ class Relay:
 
     # ---- forgetting -------------------------------------------------------------------
     async def _forget_when_done(self, gid: str, peer: Peer) -> None:
-        await peer.done.wait()
+        try:
+            await asyncio.wait_for(peer.done.wait(), self.limits.lobby_seconds)
+        except TimeoutError:
+            if peer.lockstep.phase == "lobby":  # never started: keep nothing lent to it
+                log.info("relay: %s did not start within %.0f s: its watcher and bots are released",
+                         gid, self.limits.lobby_seconds)
+                async with self._lock:
+                    await self._release(gid)
+                return
+            await peer.done.wait()
         peer.lockstep.catchup.archive = True  # from now on the archive answers for the game
         await asyncio.sleep(1.0)  # the last messages still reach slower peers through the bots
         async with self._lock:

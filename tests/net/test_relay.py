@@ -156,6 +156,30 @@ async def test_what_one_announcing_key_may_take_is_capped(tmp_path, monkeypatch)
         await relay.stop()
 
 
+async def test_a_table_that_never_starts_gives_the_relay_its_bots_back(tmp_path, monkeypatch) -> None:
+    from net.relay import RelayLimits
+    from net.session import host_game
+
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
+    relay = Relay(BrokerSettings(port=0), max_bots=2, archive=tmp_path / "archive",
+                  limits=RelayLimits(lobby_seconds=1.0))
+    await relay.start()
+    transport = await connect(relay.url)
+    try:
+        # a "game" for four that asks for two relay bots and never finds its fourth player
+        fake = await host_game(get_game("money"), transport, Identity.generate(), players=4, persist=False,
+                               name="Host", relay_bots=2)
+        await _until(lambda: relay.bots_running == 2)
+        await _until(lambda: relay.bots_running == 0 and not relay.watchers)
+        assert fake.lockstep.phase == "lobby"
+        await fake.stop()
+        # the bots are there for the next table
+        assert await _relay_game(relay.url)
+    finally:
+        await transport.stop()
+        await relay.stop()
+
+
 async def test_archive_reloads_for_old_games_are_rate_limited(tmp_path, monkeypatch) -> None:
     from net.relay import RelayLimits
 
