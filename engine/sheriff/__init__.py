@@ -1,6 +1,23 @@
 """Sheriff of Nottingham (Arcane Wonders 2014), 3-5 players: bags, declarations and bribes."""
 
+from ..core.descriptor import SEAT, GameDescriptor, OptionDoc
+from . import scorepad
 from .rules import GAME, Sheriff
 from .scorepad import score_pad
 
-__all__ = ["GAME", "Sheriff", "score_pad"]
+__all__ = ["DESCRIPTOR", "GAME", "Sheriff", "score_pad"]
+
+DESCRIPTOR = GameDescriptor(
+    game=GAME,
+    options=(
+        OptionDoc("royal_goods", "Royal goods", "off: the first-game setup, without the 12 royal goods",
+                  form=(True, False)),
+        OptionDoc("first_sheriff", "First sheriff", "who is the first Sheriff: drawn, or a player",
+                  form=SEAT),
+        OptionDoc("deck", "Deck", "a stacked deck of good ids, top card first (tests and replays)"),
+    ),
+    bots={"heuristic": "engine.bots.sheriff:SheriffBot"},
+    score_pad=scorepad.score_pad,
+    score_template=scorepad.template,
+    docs="docs/sheriff.md",
+)
