@@ -84,12 +84,12 @@ class GameDescriptor:
         """The kind `make_bot(..., "best")` gives: the heuristic bot where there is one."""
         return "heuristic" if "heuristic" in self.bots else "random"
 
-    def option(self, name: str) -> OptionDoc:
-        """The documentation of one option; KeyError if the descriptor leaves it out."""
+    def option(self, name: str) -> OptionDoc | None:
+        """The documentation of one option (None if the descriptor leaves it out)."""
         for doc in self.options:
             if doc.name == name:
                 return doc
-        raise KeyError(f"{self.id} documents no option {name!r}")
+        return None
 
     def bot_factory(self, kind: str) -> BotFactory:
         """The factory of a bot kind of this game (not "random"); KeyError if there is none."""

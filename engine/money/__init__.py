@@ -15,8 +15,8 @@ __all__ = [
 DESCRIPTOR = GameDescriptor(
     game=GAME,
     options=(
-        OptionDoc("edition", "Edition", "gold_silver: Gold and Silver cards, 2-5 players; "
-                  "classic: coins, 3-5 players", form=EDITIONS),
+        OptionDoc("edition", "Edition", "Gold and Silver cards for 2-5 players, or the classic "
+                  "coins for 3-5", form=EDITIONS),
         OptionDoc("removed_currencies", "Removed currencies",
                   "the currencies returned to the box (default: chosen by the seeded shuffle)"),
         OptionDoc("deck", "Deck", "a stacked deck, top card first (tests and replays)"),

@@ -11,8 +11,8 @@ __all__ = ["DESCRIPTOR", "GAME", "SevenWonders", "card_options", "score_pad", "v
 DESCRIPTOR = GameDescriptor(
     game=GAME,
     options=(
-        OptionDoc("wonder_side", "Wonder side", "the side of every board: A, B, or random (drawn "
-                  "per seat); --option also takes a list, one side per seat", form=("A", "B", "random")),
+        OptionDoc("wonder_side", "Wonder side", "the side of every board (random: drawn per seat; "
+                  "--option also takes a list, one side per seat)", form=("A", "B", "random")),
         OptionDoc("wonders", "Wonders", "each seat's board, a list of wonder ids (default: shuffled)"),
         OptionDoc("deck", "Deck", "stacked decks, {age: [card ids, top card first]} (tests and replays)"),
     ),

@@ -10,9 +10,9 @@ __all__ = ["DESCRIPTOR", "GAME", "Sheriff", "score_pad"]
 DESCRIPTOR = GameDescriptor(
     game=GAME,
     options=(
-        OptionDoc("royal_goods", "Royal goods", "off: the first-game setup, without the 12 royal goods",
+        OptionDoc("royal_goods", "Royal goods", "the 12 royal goods in the deck (off: the first-game setup)",
                   form=(True, False)),
-        OptionDoc("first_sheriff", "First sheriff", "who is the first Sheriff: drawn, or a player",
+        OptionDoc("first_sheriff", "First sheriff", "who is the first Sheriff",
                   form=SEAT),
         OptionDoc("deck", "Deck", "a stacked deck of good ids, top card first (tests and replays)"),
     ),

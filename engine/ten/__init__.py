@@ -14,7 +14,7 @@ __all__ = [
 DESCRIPTOR = GameDescriptor(
     game=GAME,
     options=(
-        OptionDoc("first_player", "First player", "who plays first: drawn, or a player", form=SEAT),
+        OptionDoc("first_player", "First player", "who plays first", form=SEAT),
         OptionDoc("deck", "Deck", "a stacked deck, top card first (tests and replays)"),
     ),
     bots={"heuristic": "engine.bots.ten:TenBot"},
