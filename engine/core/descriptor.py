@@ -16,7 +16,7 @@ from importlib import import_module
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from .game import Game, Result, Seat
+from .game import Game, Result, Seat, State
 from .rng import Stream
 
 if TYPE_CHECKING:  # engine.bots imports the games: only the type is needed here
@@ -43,9 +43,20 @@ class OptionDoc:
     form: tuple[Any, ...] | str | None = None
 
 
+@dataclass(frozen=True, slots=True)
+class Rounds:
+    """What the game calls its rounds ("round", "age") and which one a state is in (from 1).
+
+    The replay viewer jumps by them; a game without rounds leaves `GameDescriptor.rounds` None.
+    """
+
+    label: str
+    number: Callable[[State], int]
+
+
 @dataclass(frozen=True)
 class GameDescriptor:
-    """One game: its rules, bots, score pad, option documentation and full rules page.
+    """One game: its rules, bots, score pad, option documentation, rounds and full rules page.
 
     `bots` maps a kind ("heuristic", ...) to a factory `(game, seat, rng) -> Bot`, or to
     "module:Class" imported when the first such bot is made (a bot module imports its game's
@@ -57,6 +68,7 @@ class GameDescriptor:
     bots: Mapping[str, BotFactory | str] = field(default_factory=dict)
     score_pad: ScorePad | None = None
     score_template: Callable[[int], Any] | None = None
+    rounds: Rounds | None = None
     docs: str = ""
     """The full rules, relative to the repository (docs/<game>.md)."""
 

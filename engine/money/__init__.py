@@ -1,6 +1,6 @@
 """Money! (Reiner Knizia): trade currency bids against the market; strong currencies score."""
 
-from ..core.descriptor import GameDescriptor, OptionDoc
+from ..core.descriptor import GameDescriptor, OptionDoc, Rounds
 from . import scorepad
 from .cards import EDITIONS
 from .rules import GAME, STALEMATE_ROUNDS, BidSpace, MoneyGame, make_bid
@@ -24,5 +24,6 @@ DESCRIPTOR = GameDescriptor(
     bots={"heuristic": "engine.bots.money:MoneyBot"},
     score_pad=scorepad.score_pad,
     score_template=scorepad.template,
+    rounds=Rounds("round", lambda state: state.round_no),
     docs="docs/money.md",
 )

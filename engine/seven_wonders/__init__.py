@@ -1,6 +1,6 @@
 """7 Wonders (first edition, base game, 3-7 players): rules in docs/seven_wonders.md."""
 
-from ..core.descriptor import GameDescriptor, OptionDoc
+from ..core.descriptor import GameDescriptor, OptionDoc, Rounds
 from . import scorepad
 from .picks import card_options
 from .rules import GAME, SevenWonders, view_context
@@ -19,5 +19,6 @@ DESCRIPTOR = GameDescriptor(
     bots={"heuristic": "engine.bots.seven_wonders:SevenWondersBot"},
     score_pad=scorepad.score_pad,
     score_template=scorepad.template,
+    rounds=Rounds("age", lambda state: state.age),
     docs="docs/seven_wonders.md",
 )

@@ -32,6 +32,7 @@ def problems(descriptor: GameDescriptor) -> list[str]:
         *_docs_problems(descriptor),
         *_bot_problems(descriptor),
         *_score_pad_problems(descriptor),
+        *_rounds_problems(descriptor),
     ]
 
 
@@ -132,6 +133,34 @@ def _score_pad_problems(descriptor: GameDescriptor) -> list[str]:
         if len(names) != n or len(result.scores) != n:
             out.append(f"score pad for {n} players gives {len(names)} names, {len(result.scores)} scores")
     return out
+
+
+def _rounds_problems(descriptor: GameDescriptor) -> list[str]:
+    """Rounds, where the game has them, start at 1 and only go up in random play."""
+    rounds = descriptor.rounds
+    if rounds is None:
+        return []
+    if not rounds.label:
+        return ["rounds need a label"]
+    numbers = [rounds.number(state) for state in _random_game(descriptor.game)]
+    if numbers[0] != 1 or numbers != sorted(numbers):
+        return [f"{rounds.label}s go {numbers[0]} .. {numbers[-1]}, not 1 and up"]
+    return []
+
+
+def _random_game(game, max_steps: int = 3000):
+    """Every state of one random game (cut at `max_steps` or a stalemate)."""
+    n = _low_players(game)
+    state = game.setup(n, b"rounds")
+    bots = [make_bot(game, seat, "random", Stream(bytes([seat]))) for seat in range(n)]
+    yield state
+    for _ in range(max_steps):
+        if game.is_over(state) or game.stalemate(state):
+            return
+        state = game.apply(state, {
+            seat: bots[seat].choose(None, game.legal_actions(state, seat)) for seat in game.active(state)
+        })
+        yield state
 
 
 # ---- the registered games --------------------------------------------------------------------
