@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from engine.core import GameError, Result
+from engine.core.descriptor import GameDescriptor
 
 log = logging.getLogger(__name__)
 
@@ -255,7 +256,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _descriptor(game_id: str) -> Any:
+def _descriptor(game_id: str) -> GameDescriptor:
     from engine.registry import get_descriptor
 
     return get_descriptor(game_id)

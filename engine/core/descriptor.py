@@ -67,7 +67,8 @@ class GameDescriptor:
     options: tuple[OptionDoc, ...] = ()
     bots: Mapping[str, BotFactory | str] = field(default_factory=dict)
     score_pad: ScorePad | None = None
-    score_template: Callable[[int], Any] | None = None
+    score_template: Callable[..., Any] | None = None
+    """`(n_players)` -> a blank score pad to fill in; with no argument, for the usual table."""
     rounds: Rounds | None = None
     docs: str = ""
     """The full rules, relative to the repository (docs/<game>.md)."""
