@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from engine.core import GameError, Result
+from engine.core.descriptor import GameDescriptor
 
 log = logging.getLogger(__name__)
 
@@ -255,33 +256,27 @@ def cmd_score(args: argparse.Namespace) -> int:
     return 0
 
 
-def _scorepad(game_id: str) -> Any:
-    """The game's score-pad module (engine/<game>/scorepad.py)."""
-    from engine.registry import _GAMES
+def _descriptor(game_id: str) -> GameDescriptor:
+    from engine.registry import get_descriptor
 
-    game = _game(game_id)
-    try:
-        return import_module(f"{_GAMES[game.id]}.scorepad")
-    except ImportError:
-        raise CliError(f"{game.name} has no score pad") from None
+    return get_descriptor(game_id)
 
 
 def score_template(game_id: str, players: int | None) -> Any:
     """A blank score pad to fill in (`gamenight score GAME --template > pad.json`)."""
-    module = _scorepad(game_id)
-    template = getattr(module, "template", None)
-    if template is None:
-        raise CliError(f"{_game(game_id).name} has no score-pad template")
+    descriptor = _descriptor(game_id)
+    if descriptor.score_template is None:
+        raise CliError(f"{descriptor.title} has no score-pad template")
     if players is not None and not 1 <= players <= 10:
         raise CliError(f"--players must be from 1 to 10, not {players}")
-    return template() if players is None else template(players)
+    return descriptor.score_template() if players is None else descriptor.score_template(players)
 
 
 def score_file(game_id: str, path: Path | str) -> tuple[list[str], Result]:
     """Read a score-pad JSON file ("-": standard input) and score it with the game's score pad."""
-    score_pad = getattr(_scorepad(game_id), "score_pad", None)
-    if score_pad is None:
-        raise CliError(f"{_game(game_id).name} has no score pad")
+    descriptor = _descriptor(game_id)
+    if descriptor.score_pad is None:
+        raise CliError(f"{descriptor.title} has no score pad")
     where = "standard input" if str(path) == "-" else str(path)
     try:
         text = sys.stdin.read() if str(path) == "-" else Path(path).read_text(encoding="utf-8")
@@ -293,7 +288,7 @@ def score_file(game_id: str, path: Path | str) -> tuple[list[str], Result]:
         data = json.loads(text)
     except ValueError as exc:
         raise CliError(f"{where} is not valid JSON: {exc}") from None
-    names, result = score_pad(data)
+    names, result = descriptor.score_pad(data)
     return list(names), result
 
 
@@ -308,8 +303,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=int, help="players at the table (default 4, within the game's range)")
     play.add_argument("--bots", type=int, help="how many seats bots take (default: all but one)")
     play.add_argument("--seed", help="seed for a reproducible deal (default: random)")
-    play.add_argument("--edition", help="Money!: gold_silver (default) or classic")
-    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
+    play.add_argument("--edition", help="the game's edition, where it has several (`gamenight rules GAME`)")
+    play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                      help="a game option (repeatable; `gamenight rules GAME` lists them)")
     play.add_argument("--names", help="comma-separated names: for the humans, or for every seat")
     play.add_argument("--bot-delay", type=float, help="seconds a bot waits before acting (default from config)")
     play.add_argument("--clock", help="off (default), move:SECONDS a move, or bank:SECONDS+INCREMENT (e.g. bank:10m+5s)")

@@ -26,8 +26,9 @@ def add_net_commands(subparsers: argparse._SubParsersAction) -> None:
     host.add_argument("--relay-bots", type=int, default=0, help="seats a relay on the broker should fill with its bots")
     _broker_args(host, embedded_default=True)
     host.add_argument("--name", help="your name at the table (default from config)")
-    host.add_argument("--edition", help="Money!: gold_silver (default) or classic")
-    host.add_argument("--option", action="append", default=[], metavar="KEY=VALUE", help="a game option (repeatable)")
+    host.add_argument("--edition", help="the game's edition, where it has several (`gamenight rules GAME`)")
+    host.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                      help="a game option (repeatable; `gamenight rules GAME` lists them)")
     host.add_argument("--clock", help="off (default), move:SECONDS a move, or bank:SECONDS+INCREMENT; each terminal plays its own seat on time-out")
     host.add_argument("--deadline", type=int, metavar="SECONDS",
                       help="seconds a seat may take to act before the others may vote (default 120; 30 to reveal)")

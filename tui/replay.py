@@ -23,7 +23,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -44,7 +44,8 @@ from engine.core import (
     state_hash,
     to_plain,
 )
-from engine.registry import game_ids, get_game
+from engine.core.descriptor import Rounds
+from engine.registry import game_ids, get_descriptor, get_game
 
 from .savefile import SaveError, read_save_file, saves_dir
 from .table import Table, TableEvent
@@ -62,12 +63,12 @@ class CannotReplay(Exception):
 
 
 # ---- rounds ---------------------------------------------------------------------------------
-# Where a game has rounds, "jump" asks for one; the label is what the game calls them.
-ROUNDS: dict[str, tuple[str, Callable[[State], int]]] = {
-    "money": ("round", lambda s: s.round_no),
-    "sheriff": ("round", lambda s: s.round + 1),  # 0-based in the state, 1-based on screen
-    "seven_wonders": ("age", lambda s: s.age),
-}
+def game_rounds(game_id: str) -> Rounds | None:
+    """Where a game has rounds, "jump" asks for one (its descriptor says what it calls them)."""
+    try:
+        return get_descriptor(game_id).rounds
+    except GameError:  # a game outside the registry: the replay moves by steps
+        return None
 
 
 # ---- the replay -----------------------------------------------------------------------------
@@ -115,8 +116,8 @@ class Replay:
 
     def round_label(self) -> str | None:
         """What the game calls a round ("round", "age"), or None where it has none."""
-        entry = ROUNDS.get(self.game.id)
-        return entry[0] if entry and self._round_of(self.states[0]) is not None else None
+        rounds = game_rounds(self.game.id)
+        return rounds.label if rounds and self._round_of(self.states[0]) is not None else None
 
     def round_at(self, k: int) -> int | None:
         return self._round_of(self.states[k])
@@ -129,11 +130,11 @@ class Replay:
         return None
 
     def _round_of(self, state: State) -> int | None:
-        entry = ROUNDS.get(self.game.id)
-        if entry is None:
+        rounds = game_rounds(self.game.id)
+        if rounds is None:
             return None
         try:
-            return int(entry[1](state))
+            return int(rounds.number(state))
         except (AttributeError, TypeError, ValueError):  # the state changed shape: steps only
             return None
 

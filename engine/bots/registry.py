@@ -1,32 +1,35 @@
-"""Bots by (game id, kind). Every game gets "random" for free; one line adds a game's own."""
+"""Bots by (game id, kind), read from the game descriptors (engine/registry.py).
+
+Every game gets "random" for free; a game's own kinds are its descriptor's `bots`.
+"""
 
 from __future__ import annotations
 
-from importlib import import_module
-
 from ..core import Game, InvalidOption, Seat, Stream
+from ..core.descriptor import GameDescriptor
+from ..registry import get_descriptor
 from .base import Bot, RandomBot
 
-_BOTS: dict[tuple[str, str], str] = {
-    ("seven_wonders", "heuristic"): "engine.bots.seven_wonders:SevenWondersBot",
-    ("money", "heuristic"): "engine.bots.money:MoneyBot",
-    ("sheriff", "heuristic"): "engine.bots.sheriff:SheriffBot",
-    ("ten", "heuristic"): "engine.bots.ten:TenBot",
-}
+
+def _descriptor(game_id: str) -> GameDescriptor | None:
+    try:
+        return get_descriptor(game_id)
+    except InvalidOption:  # a game outside the registry (a test's own) has the random bot
+        return None
 
 
 def bot_kinds(game_id: str) -> list[str]:
-    return ["random"] + sorted(kind for gid, kind in _BOTS if gid == game_id)
+    descriptor = _descriptor(game_id)
+    return ["random", *sorted(descriptor.bots if descriptor else ())]
 
 
 def make_bot(game: Game, seat: Seat, kind: str, rng: Stream) -> Bot:
     """A bot of `kind` for `seat`; "best" means the game's heuristic bot if it has one."""
+    descriptor = _descriptor(game.id)
     if kind == "best":
-        kind = "heuristic" if (game.id, "heuristic") in _BOTS else "random"
+        kind = descriptor.best_bot if descriptor else "random"
     if kind == "random":
         return RandomBot(game, seat, rng)
-    path = _BOTS.get((game.id, kind))
-    if path is None:
+    if descriptor is None or kind not in descriptor.bots:
         raise InvalidOption(f"no {kind!r} bot for {game.id} (bots: {', '.join(bot_kinds(game.id))})")
-    module, name = path.split(":")
-    return getattr(import_module(module), name)(game, seat, rng)
+    return descriptor.bot_factory(kind)(game, seat, rng)

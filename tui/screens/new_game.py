@@ -21,7 +21,8 @@ from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Static
 
 from engine.core import GameError
-from engine.registry import game_ids, get_game
+from engine.core.descriptor import SEAT
+from engine.registry import game_ids, get_descriptor, get_game
 from net.paths import data_dir
 
 from ..clock import NO_CLOCK, ClockSpec
@@ -57,15 +58,6 @@ def playable_games() -> list[tuple[str, str]]:
             log.exception("game %s cannot be loaded", gid)
     return out
 
-
-FORM_CHOICES: dict[tuple[str, str], tuple[Any, ...]] = {
-    ("seven_wonders", "wonder_side"): ("A", "B", "random"),
-}
-"""Values the form offers for an option the engine leaves free-form (a stacked deck, a board
-per seat and removed currencies stay with --option: they are for tests and replays)."""
-
-SEAT_OPTIONS = {("sheriff", "first_sheriff"), ("ten", "first_player")}
-"""Options whose value is a seat: the form offers "drawn" (None) or one player."""
 
 CHOICES_FILE = "new_game.json"
 
@@ -138,13 +130,18 @@ class NewGameScreen(Screen[None]):
     def game(self):
         return get_game(self.games[self.game_index][0])
 
+    @property
+    def descriptor(self):
+        return get_descriptor(self.games[self.game_index][0])
+
     def form_choices(self, name: str) -> tuple[Any, ...]:
-        """The values the form cycles through for an option; () = not in the form."""
-        game = self.game
-        if (game.id, name) in SEAT_OPTIONS:
+        """The values the form cycles through for an option (its descriptor says); () = not in
+        the form (stacked decks and the like stay with --option: they are for tests and replays)."""
+        doc = self.descriptor.option(name)
+        form = doc.form if doc else None
+        if form == SEAT:
             return (None, *range(self.players))
-        spec = next(s for s in game.options if s.name == name)
-        return tuple(spec.choices or FORM_CHOICES.get((game.id, name), ()))
+        return tuple(form or ())
 
     def _form_options(self) -> list[str]:
         return [spec.name for spec in self.game.options if self.form_choices(spec.name)]
@@ -179,7 +176,7 @@ class NewGameScreen(Screen[None]):
 
     def _clamp_seat_options(self) -> None:
         for name in self.options:
-            if (self.game.id, name) in SEAT_OPTIONS and self.options[name] not in self.form_choices(name):
+            if self._is_seat(name) and self.options[name] not in self.form_choices(name):
                 self.options[name] = None
 
     def _draw(self) -> None:
@@ -190,15 +187,19 @@ class NewGameScreen(Screen[None]):
             PickRow("bots", self._row("Bots", f"{self.bots}  ({self.players - self.bots} at this keyboard)")),
         ]
         for name in self._form_options():
-            label = name.replace("_", " ").capitalize()
+            label = self.descriptor.option(name).label  # in the form, so documented
             rows.append(PickRow(("option", name), self._row(label, self._value_text(name))))
         self.query_one("#settings", PickList).set_rows(rows)
 
     def _value_text(self, name: str) -> str:
         value = self.options[name]
-        if (self.game.id, name) in SEAT_OPTIONS:
+        if self._is_seat(name):
             return "drawn" if value is None else f"player {value + 1}"
         return _option_text(value)
+
+    def _is_seat(self, name: str) -> bool:
+        doc = self.descriptor.option(name)
+        return doc is not None and doc.form == SEAT
 
     @staticmethod
     def _row(name: str, value: str) -> Text:

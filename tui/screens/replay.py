@@ -24,7 +24,7 @@ from textual.widgets import Footer, Input, Static
 from ..app import GamenightApp
 from ..games import screen_class
 from ..games.base import STYLES, GameScreen
-from ..replay import ROUNDS, CannotReplay, Replay, ReplayTable, load_replay, replayable_files
+from ..replay import CannotReplay, Replay, ReplayTable, game_rounds, load_replay, replayable_files
 from ..widgets import GameLogPanel, PickList, PickRow
 
 log = logging.getLogger(__name__)
@@ -136,7 +136,7 @@ def replay_screen_class(game_id: str) -> type[GameScreen]:
     game_screen = screen_class(game_id)
     own_css = game_screen.CSS_PATH
     css = [*(own_css if isinstance(own_css, (list, tuple)) else [own_css] if own_css else []), REPLAY_CSS]
-    rounds = ROUNDS.get(game_id, ("step",))[0].capitalize()
+    rounds = getattr(game_rounds(game_id), "label", "step").capitalize()
     # Priority: the arrows and Home/End move through the game even where the game's screen
     # gives them to a widget (its hand list, its bid). One footer entry per pair, so that
     # every key of the viewer fits at 80 columns.
