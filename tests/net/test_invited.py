@@ -7,6 +7,7 @@ anyone in; the invite's pin (host key fingerprint, table secret) is what keeps t
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import tracemalloc
 
@@ -86,8 +87,20 @@ def test_a_joiner_trusts_only_the_announcement_signed_by_the_pinned_key() -> Non
     assert real.pin.secret not in hello.raw  # proven, never sent
 
 
-async def test_a_hijacking_announcement_seen_first_does_not_seat_the_joiner() -> None:
-    _, (t_host, t_evil, t_join) = await _memory(3)
+@pytest.mark.parametrize("kind", ["memory", *BROKERS])
+async def test_a_hijacking_announcement_seen_first_does_not_seat_the_joiner(kind) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        if kind == "memory":
+            _, transports = await _memory(3)
+        else:
+            url = await stack.enter_async_context(running_broker(kind))
+            transports = [await connect(url, BrokerSettings(broker=url)) for _ in range(3)]
+            for t in transports:
+                stack.push_async_callback(t.stop)
+        await _hijack(*transports)
+
+
+async def _hijack(t_host, t_evil, t_join) -> None:
     host = await host_game(GAME, t_host, Identity.generate(), players=2, persist=False, invite=True, name="Host")
     gid, pin = host.lockstep.gid, host.lockstep.pin
     # the attacker hosts the same game id with its own key after the host: the retained
