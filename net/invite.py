@@ -47,8 +47,11 @@ def parse_pin(text: str) -> TablePin | None:
 
 
 def parse_invite(code: str, default_broker: str = "mqtt://127.0.0.1:1883") -> Invite:
-    """(broker url, game id, pin); ValueError with one clear line for anything else."""
-    text = code.strip().rstrip("/")
+    """(broker url, game id, pin); ValueError with one clear line for anything else.
+
+    Whitespace anywhere is ignored: a code copied from a narrow terminal, where it wrapped,
+    or read aloud in groups still works (no part of a code contains a space)."""
+    text = "".join(code.split()).rstrip("/")
     head, _, last = text.rpartition("/")
     pin = parse_pin(last) if head else None
     if pin is None:

@@ -235,7 +235,7 @@ class HostScreen(TableSetupScreen):
             )
         self.table.subscribe(self._on_event)
         self.refresh_bindings()
-        self.query_one("#host-invite", Static).update(f"Invite code:  {session.invite}")
+        self.query_one("#host-invite", Static).update(f"Invite code (send the whole line):\n{session.invite}")
         self._draw_seats()
         self._maybe_open()
 
