@@ -10,6 +10,7 @@ from .errors import (
     NotYourTurn,
     ReplayError,
 )
+from .events import DESCRIBED, Event
 from .game import (
     HIDDEN,
     Action,
@@ -27,7 +28,7 @@ from .plain import canonical, decode, fast_maker, from_plain, plain, state_hash,
 from .rng import Rng, Stream, seed_bytes
 
 __all__ = [
-    "Action", "ActionSpace", "DecodeError", "Game", "GameError", "GameLog", "GameOver", "HIDDEN",
+    "Action", "ActionSpace", "DESCRIBED", "DecodeError", "Event", "Game", "GameError", "GameLog", "GameOver", "HIDDEN",
     "IllegalAction", "InvalidOption", "NotYourTurn", "OptionSpec", "ReplayError", "Result", "Rng",
     "Seat", "State", "Stream", "View", "canonical", "check_stacked", "decode", "draw",
     "fast_maker", "final_state", "from_plain", "new_log", "pick_uniform", "plain", "remove", "replay",

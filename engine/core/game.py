@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import GameOver, IllegalAction, InvalidOption, NotYourTurn
+from .events import DESCRIBED, Event
 from .plain import plain
 from .rng import Stream
 
@@ -196,6 +197,15 @@ class Game:
     def describe(self, action: Action) -> str:
         """One line for the game log."""
         return str(action)
+
+    def events(self, before: State, actions: Mapping[Seat, Action], after: State) -> tuple[Event, ...]:
+        """What the whole table saw in the step `before` -> `after` (pure, public only).
+
+        A game overrides this to name the cards the table saw; the default words each
+        action with `describe`, which must then say nothing hidden. Over the network it is
+        computed from the public actions and states, the same on every peer.
+        """
+        return tuple(Event(seat, DESCRIBED, text=self.describe(actions[seat])) for seat in sorted(actions))
 
     def zones(self, state: State) -> dict[str, tuple[str, ...]]:
         """Every card of the game by location (for conservation checks); {} if not card-based."""

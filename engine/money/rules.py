@@ -45,6 +45,7 @@ from .cards import (
     money_cards,
 )
 from .cards import CURRENCY as CARD_CURRENCY
+from .events import money_events
 from .scoring import score_hands
 from .state import (
     Bid,
@@ -735,6 +736,10 @@ class MoneyGame(Game):
         return score_hands(state.hands, state.edition)
 
     # ---- presentation and test hooks ----
+    def events(self, before: MoneyState, actions: Mapping[Seat, object], after: MoneyState) -> tuple:
+        """The round log's new entries: bids once revealed, what each swap took (events.py)."""
+        return money_events(before, after)
+
     def describe(self, action: object) -> str:
         kind = type(action)
         if kind is Bid:

@@ -35,6 +35,7 @@ from .cards import (
     card_name,
     deck_for,
 )
+from .events import ten_events
 from .payment import PaymentSpace, check_payment, purchasing_power
 from .scoring import collection_total, result_of
 from .state import (
@@ -423,6 +424,10 @@ class Ten(Game):
 
     def _result(self, state: State) -> Result:
         return result_of(state.collections, state.currency)
+
+    def events(self, before: State, actions: Mapping[int, Any], after: State) -> tuple:
+        """The cards the table saw this step: drawn, claimed, bought, paid (events.py)."""
+        return ten_events(before, actions, after)
 
     def describe(self, action: Any) -> str:
         kind = type(action)
