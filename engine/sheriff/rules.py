@@ -42,6 +42,7 @@ from .cards import (
     setup_deck,
     sub,
 )
+from .events import sheriff_events
 from .scoring import final_result
 from .spaces import DEMANDS, OfferSpace, OrderSpace, SubsetSpace, claims
 from .state import (
@@ -996,6 +997,10 @@ class Sheriff(Game):
 
     def _result(self, state: State) -> Result:
         return final_result(state.gold, state.stands)
+
+    def events(self, before: State, actions: Mapping[int, Any], after: State) -> tuple:
+        """Public events: bags unnamed until an inspection opens them (events.py)."""
+        return sheriff_events(before, actions, after)
 
     def describe(self, action: Any) -> str:
         return str(action)

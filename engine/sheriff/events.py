@@ -1,0 +1,135 @@
+"""Sheriff of Nottingham's public log events. Cards are good ids (the screen shows names).
+
+Nothing loaded into a bag is named until an inspection opens it (`State.revealed`); a card
+drawn from the draw pile or set aside stays unnamed; discards and confiscations are face up.
+Kinds (seat = who acted):
+
+- "set_aside": amounts = (cards,); "draw_deck"; "draw_discard": cards = the card, amounts = (pile,)
+- "discard" / "confiscate": cards = the goods, top last; amounts = (pile,)
+- "load": amounts = (cards in the bag,); "open_bag" (network play: the bag is handed over)
+- "declare": cards = (the good declared,), amounts = (cards in the bag,)
+- "choose" / "pass" / "inspect": target = the merchant
+- "offer": target = the Sheriff; amounts = (gold,); cards = goods from the stand; other =
+  goods from the bag; text = the promise; then one "promise_inspect"/"promise_pass" per
+  condition, target = the seat the Sheriff promises to inspect / let pass
+- "no_offer", "accept", "demand" (text = what the Sheriff asks)
+- "bag_opened": seat = the merchant, cards = the bag's goods, other = (the good declared,)
+- "pay_goods": cards = goods handed over, target = the creditor
+- "gold": seat paid amounts[0] gold to target (or, with no target, gained amounts[0], < 0 = lost)
+- "round" (table): amounts = (round number, 1-based), target = the new Sheriff; "over" (table)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..core import Event
+from .cards import IDX, ids_of
+from .state import (
+    OVER,
+    Accept,
+    Choose,
+    Confiscate,
+    Declare,
+    Demand,
+    Discard,
+    DrawDeck,
+    DrawDiscard,
+    Inspect,
+    Load,
+    NoOffer,
+    Offer,
+    OpenBag,
+    Pass,
+    PayGoods,
+    SealedLoad,
+    SetAside,
+    State,
+)
+
+SPOKEN = frozenset({"declare", "offer"})
+"""Kinds whose cards are a player's words (a claim, an offer), not cards shown to the table."""
+
+
+def sheriff_events(before: State, actions: Mapping[int, Any], after: State) -> tuple[Event, ...]:
+    out: list[Event] = []
+    for seat in sorted(actions):
+        out.extend(_action_events(before, seat, actions[seat]))
+    out.extend(_revealed(before, actions))
+    out.extend(_gold(before, after))
+    if after.phase == OVER and before.phase != OVER:
+        out.append(Event(None, "over"))
+    elif after.round != before.round:
+        out.append(Event(None, "round", amounts=(after.round + 1,), target=after.sheriff))
+    return tuple(out)
+
+
+def _action_events(before: State, seat: int, a: Any) -> list[Event]:
+    kind = type(a)
+    if kind is SetAside:
+        return [Event(seat, "set_aside", amounts=(len(a.cards),))]
+    if kind is DrawDeck:
+        return [Event(seat, "draw_deck")]
+    if kind is DrawDiscard:
+        return [Event(seat, "draw_discard", (before.piles[a.pile - 1][-1],), amounts=(a.pile,))]
+    if kind is Discard or kind is Confiscate:
+        word = "discard" if kind is Discard else "confiscate"
+        return [Event(seat, word, a.order, amounts=(a.pile,))]
+    if kind is Load or kind is SealedLoad:  # the cards stay in the bag: only how many
+        return [Event(seat, "load", amounts=(len(a.cards) if kind is Load else a.count,))]
+    if kind is OpenBag:
+        return [Event(seat, "open_bag")]
+    if kind is Declare:
+        return [Event(seat, "declare", (a.good,), amounts=(before.sealed[seat] + sum(before.bags[seat]),))]
+    if kind is Choose:
+        return [Event(seat, "choose", target=a.seat)]
+    if kind is Offer:
+        out = [Event(seat, "offer", a.stand_goods, a.bag_goods, before.sheriff, (a.gold,), a.promise)]
+        out += [Event(seat, f"promise_{what}", target=other) for what, other in a.conditions]
+        return out
+    if kind is NoOffer:
+        return [Event(seat, "no_offer")]
+    if kind is Demand:
+        return [Event(seat, "demand", text=a.text)]
+    if kind is Accept:
+        return [Event(seat, "accept", target=before.merchant)]
+    if kind is Pass or kind is Inspect:
+        return [Event(seat, "pass" if kind is Pass else "inspect", target=before.merchant)]
+    if kind is PayGoods:
+        debt = before.debt
+        return [Event(seat, "pay_goods", a.cards, target=debt.creditor if debt is not None else None)]
+    return [Event(seat, "described", text=str(a))]
+
+
+def _revealed(before: State, actions: Mapping[int, Any]) -> list[Event]:
+    """The bag an inspection opened in this step (every seat saw its goods).
+
+    Read from the step itself, not from `State.revealed`: an inspection that ends the round
+    is cleared from the state by the same step.
+    """
+    if before.turn not in actions:
+        return []
+    a = actions[before.turn]
+    kind = type(a)
+    m = a.seat if kind is Choose else before.merchant
+    if kind is Inspect or kind is Choose and ("inspect", m) in before.conditions:
+        if before.sealed[m]:
+            return []  # a sealed bag is opened by its merchant first (OpenBag)
+        cards = ids_of(before.bags[m])
+    elif kind is OpenBag and before.held == "inspect":
+        cards = tuple(sorted(a.cards, key=IDX.__getitem__))
+    else:
+        return []
+    declared = before.declared[m]
+    return [Event(m, "bag_opened", cards, (declared,) if declared else ())]
+
+
+def _gold(before: State, after: State) -> list[Event]:
+    """Gold that changed hands: payer -> taker when one seat paid one other, else per seat."""
+    deltas = [(seat, a - b) for seat, (b, a) in enumerate(zip(before.gold, after.gold, strict=True)) if a != b]
+    if len(deltas) == 2 and deltas[0][1] == -deltas[1][1]:
+        (s0, d0), (s1, _) = deltas
+        payer, taker = (s0, s1) if d0 < 0 else (s1, s0)
+        return [Event(payer, "gold", target=taker, amounts=(abs(d0),))]
+    return [Event(seat, "gold", amounts=(delta,)) for seat, delta in deltas]
