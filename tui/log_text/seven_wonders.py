@@ -1,0 +1,44 @@
+"""7 Wonders' log lines (event kinds: engine/seven_wonders/events.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.core import Event
+from engine.seven_wonders.cards import CARDS
+
+from . import Names, plain_lines, who
+
+
+def lines(events: Sequence[Event], names: Names) -> list[str]:
+    out = []
+    for e in events:
+        line = _line(e, names)
+        out.append(line if line is not None else plain_lines([e], names)[0])
+    return out
+
+
+def _card(card: str) -> str:
+    return CARDS[card].name if card in CARDS else card.replace("_", " ")
+
+
+def _pay(e: Event) -> str:
+    left, right = e.amounts if len(e.amounts) == 2 else (0, 0)
+    return f", paying {left} left and {right} right" if left or right else ""
+
+
+def _line(e: Event, names: Names) -> str | None:
+    kind, name = e.kind, who(names, e.seat)
+    if kind == "build":
+        return f"{name} builds {_card(e.cards[0])}{_pay(e)}"
+    if kind == "build_free":
+        return f"{name} builds {_card(e.cards[0])} for free"
+    if kind == "stage":
+        return f"{name} builds a wonder stage{_pay(e)}"
+    if kind == "discard":
+        return f"{name} discards a card for 3 coins"
+    if kind == "from_discard":
+        return f"{name} builds {_card(e.cards[0])} from the discard pile"
+    if kind == "decline":
+        return f"{name} builds nothing from the discard pile"
+    return None
