@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import secrets
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -34,6 +33,7 @@ from engine.core import (
 from engine.registry import get_game
 
 from .clock import NO_CLOCK, ClockSpec
+from .log_text import event_lines
 from .savefile import (
     SaveError,
     SaveWriter,
@@ -55,7 +55,7 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
-_SEAT = re.compile(r"\bseat (\d+)\b")
+
 
 class LocalTable(Table):
     """The engine with local bots; humans at this terminal submit for `local_seats`."""
@@ -97,8 +97,8 @@ class LocalTable(Table):
         state = self.game.setup(game_log.n_players, game_log.seed, game_log.options_dict())
         for step in game_log.steps:
             actions = dict(step)
-            state = self.game.apply(state, actions)
-            self.log_lines.extend(self._lines(actions))
+            before, state = state, self.game.apply(state, actions)
+            self.log_lines.extend(self._lines(before, actions, state))
         return state
 
     # ---- construction ------------------------------------------------------------------
@@ -167,7 +167,7 @@ class LocalTable(Table):
             try:
                 self.game.validate(self.state, seat, action)
             except IllegalAction as exc:
-                raise type(exc)(self.with_names(exc.reason)) from None
+                raise type(exc)(exc.reason) from None
             self._pending[seat] = action
             self.emit(TableEvent("waiting"))
             await self._advance()
@@ -219,24 +219,18 @@ class LocalTable(Table):
 
     def _step(self) -> None:
         actions = dict(self._pending)
-        self.state = self.game.apply(self.state, actions)
+        before, self.state = self.state, self.game.apply(self.state, actions)
         self._pending.clear()
         self.game_log = self.game_log.append(actions)
         if self._writer is not None:
             self._writer.append(step_bytes(actions))
-        for seat, line in zip(sorted(actions), self._lines(actions), strict=True):
-            self.emit(TableEvent("changed", line, {"seat": seat}))
+        lines = self._lines(before, actions, self.state) or [""]  # a step always redraws
+        for line in lines:
+            self.emit(TableEvent("changed", line, {"seats": sorted(actions)}))
 
-    def _lines(self, actions: Mapping[Seat, Action]) -> list[str]:
-        """The game log panel's lines for one step, one per acting seat."""
-        return [
-            f"{self.names[seat]}: {self.with_names(self.game.describe(actions[seat]))}"
-            for seat in sorted(actions)
-        ]
-
-    def with_names(self, text: str) -> str:
-        """Engine text says "seat 2"; the table says the player's name."""
-        return _SEAT.sub(lambda m: self.names[int(m.group(1))] if int(m.group(1)) < len(self.names) else m.group(0), text)
+    def _lines(self, before: Any, actions: Mapping[Seat, Action], after: Any) -> list[str]:
+        """The game log panel's lines for one step: its public events, with names."""
+        return event_lines(self.game.id, self.game.events(before, actions, after), self.names)
 
     # ---- saving ------------------------------------------------------------------------
     def save_all(self) -> None:

@@ -32,6 +32,7 @@ from typing import IO, Any
 from engine.core import (
     Action,
     ActionSpace,
+    Event,
     Game,
     GameError,
     GameLog,
@@ -47,6 +48,7 @@ from engine.core import (
 from engine.core.descriptor import Rounds
 from engine.registry import game_ids, get_descriptor, get_game
 
+from .log_text import event_lines
 from .savefile import SaveError, read_save_file, saves_dir
 from .table import Table, TableEvent
 
@@ -55,7 +57,6 @@ log = logging.getLogger(__name__)
 EXPORT_FORMAT = "gamenight-replay"
 EXPORT_VERSION = 1
 LOG_FILE = "log.bin"
-_SEAT = re.compile(r"\bseat (\d+)\b")
 
 
 class CannotReplay(Exception):
@@ -95,24 +96,20 @@ class Replay:
         return self.game.is_over(self.states[-1])
 
     @cached_property
+    def step_events(self) -> tuple[tuple[Event, ...], ...]:
+        """The public events of each step (what the table saw)."""
+        states = self.states
+        return tuple(self.game.events(states[k], dict(step), states[k + 1])
+                     for k, step in enumerate(self.game_log.steps))
+
+    @cached_property
     def step_lines(self) -> tuple[tuple[str, ...], ...]:
-        """The game log panel's lines of each step: one per acting seat."""
-        return tuple(
-            tuple(f"{self.names[seat]}: {self.with_names(self.game.describe(action))}" for seat, action in step)
-            for step in self.game_log.steps
-        )
+        """The game log panel's lines of each step: its events, with names."""
+        return tuple(tuple(event_lines(self.game.id, events, self.names)) for events in self.step_events)
 
     def lines_until(self, k: int) -> list[str]:
         """The game log panel as it read after k steps."""
         return [line for step in self.step_lines[:k] for line in step]
-
-    def with_names(self, text: str) -> str:
-        """Engine text says "seat 2"; a replay says the player's name."""
-        def name(match: re.Match[str]) -> str:
-            seat = int(match.group(1))
-            return self.names[seat] if seat < len(self.names) else match.group(0)
-
-        return _SEAT.sub(name, text)
 
     def round_label(self) -> str | None:
         """What the game calls a round ("round", "age"), or None where it has none."""
@@ -455,13 +452,17 @@ def export_lines(recorded: Replay) -> Iterator[str]:
         header["scores"] = list(recorded.game.result(recorded.states[-1]).scores)
     yield _json(header)
     for k, step in enumerate(game_log.steps):
+        events = recorded.step_events[k]
         yield _json({
             "step": k,
             "actions": [
                 {"seat": seat, "name": recorded.names[seat], "action": to_plain(action),
-                 "text": recorded.with_names(recorded.game.describe(action))}
+                 "text": "; ".join(event_lines(recorded.game.id, [e for e in events if e.seat == seat],
+                                               recorded.names))}
                 for seat, action in step
             ],
+            "events": to_plain(events),
+            "log": list(recorded.step_lines[k]),
             "hash": state_hash(recorded.states[k + 1]),
         })
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from engine.core import IllegalAction, final_state
-from engine.money import GAME, Keep, make_bid
+from engine.money import GAME, Keep, SwapMarket, make_bid
+from engine.money import cards as money_cards
 from tui.local_table import LocalTable, load_save
 
 
@@ -53,9 +54,29 @@ async def test_log_lines_name_the_players():
     await table.submit(0, make_bid([hand[0]], [], 3))
     while not table.is_over() and 0 in table.awaiting() and table.view(0).phase == "turns":
         await table.submit(0, Keep())
-    assert table.log_lines[0].startswith("Ann: bid ")
-    assert not any("seat " in line for line in table.log_lines)
-    assert any(line.startswith("Bot 1: ") for line in table.log_lines)
+    label = money_cards.label(hand[0])
+    assert table.log_lines[0] == "Round 1: bids revealed"
+    assert f"Ann bid {label} ({money_cards.VALUE[hand[0]]})" in table.log_lines
+    assert not any("seat " in line or "_" in line for line in table.log_lines)
+    assert any(line.startswith("Bot 1 ") for line in table.log_lines)
+
+
+async def test_a_money_swap_names_the_cards_it_took():
+    table = LocalTable.new("money", 3, humans=1, seed=8, names=["Ann"], bot_delay=0, save=False)
+    await table.start()
+    while not table.is_over():
+        view = table.view(0)
+        if view.phase == "bid":
+            await table.submit(0, make_bid([view.hand[0]], [], 3))
+        elif view.market[0]:
+            market = view.market[0]
+            await table.submit(0, SwapMarket(0))
+            took = f"Ann took side I: {money_cards.labels(market)}; left "
+            assert any(line.startswith(took) for line in table.log_lines), table.log_lines
+            return
+        else:
+            await table.submit(0, Keep())
+    pytest.fail("Ann never had side I to swap with")
 
 
 def test_names_must_fit_the_table():
