@@ -17,6 +17,7 @@ from net.lockstep import Note
 from net.peer import Peer
 
 from .clock import ClockError, ClockSpec, clock_text
+from .log_text import event_lines
 from .table import Table, TableEvent
 
 log = logging.getLogger(__name__)
@@ -174,6 +175,11 @@ class NetTable(Table):
             self.waiting_since = time.monotonic()
             self.waiting_text = note.text
             self.emit(TableEvent("waiting", note.text, dict(note.data)))
+        elif kind == "changed" and "events" in note.data:
+            # a step: its public events worded here, with the players' names
+            lines = event_lines(self.game.id, note.data["events"], self.names) or [""]
+            for line in lines:
+                self.emit(TableEvent(kind, line, dict(note.data)))
         elif kind in ("changed", "presence", "error", "desync", "over"):
             self.emit(TableEvent(kind, note.text, dict(note.data)))
         elif kind == "chat":

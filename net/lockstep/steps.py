@@ -260,6 +260,8 @@ class Steps:
             state = ctx.game._apply(self.state, actions)
         except GameError as exc:
             return ctx.freeze(f"step {ctx.step} cannot be applied: {exc}")
+        # the public events, from the public actions and states: the same on every peer
+        events = ctx.game.events(self.state, actions, state)
         self.state = state
         new_hash = bytes.fromhex(state_hash(state))
         ctx.chain = crypto.entry_hash(ctx.chain, actions, new_hash)
@@ -272,7 +274,8 @@ class Steps:
         self.round = Round()
         ctx.secrets.pop(f"commit:{ctx.step - 1}", None)
         # the mode and the seats that acted are for the peer's timing figures
-        out: list[Output] = [Note("changed", lines, {"step": ctx.step, "mode": kind, "seats": sorted(actions)})]
+        out: list[Output] = [Note("changed", lines, {"step": ctx.step, "mode": kind, "seats": sorted(actions),
+                                                     "events": events})]
         return out + self.after_step()
 
     def after_step(self) -> list[Output]:

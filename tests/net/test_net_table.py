@@ -33,9 +33,30 @@ async def test_net_table_shows_one_seat_and_who_is_awaited() -> None:
     await tables[1].submit(1, Bid(1))
     await tables[2].submit(2, Bid(3))
     await settle()
-    assert any(e.kind == "changed" and "P0: bid 2; P1: bid 1; P2: bid 3" in e.text for e in events)
+    step = [e.text for e in events if e.kind == "changed" and e.data.get("step") == 1]
+    assert step == ["P0: bid 2", "P1: bid 1", "P2: bid 3"], "one line per event, with names"
     await tables[2].chat("well played")
     await settle()
     assert t0.chat_lines == ["P2: well played"]
     assert "P2: well played" in t0.log_lines
     assert t0.log_lines[0].startswith("Invite code: mqtt://")
+
+
+async def test_every_peer_logs_the_same_named_story_of_a_sealed_sheriff_game() -> None:
+    from engine.registry import get_game
+    from engine.sheriff.cards import NAME
+
+    from .helpers import finish
+
+    _, _, peers = await memory_table(3, game=get_game("sheriff"))
+    tables = [NetTable(p) for p in peers]
+    await finish(peers, bot="random", timeout=60)
+    await settle()
+    logs = [[line for line in t.log_lines if not line.startswith("the game")] for t in tables]
+    assert logs[0] == logs[1] == logs[2], "events come from public steps: the same on every peer"
+    text = "\n".join(logs[0])
+    assert "P1 loads" in text and "seat " not in text
+    assert not any(good in text for good in NAME if "_" in good), "good names, never ids"
+    assert any(name in text for name in NAME.values())
+    for line in logs[0]:
+        assert not ("loads" in line and any(name in line for name in NAME.values())), line
