@@ -167,7 +167,7 @@ class LocalTable(Table):
             try:
                 self.game.validate(self.state, seat, action)
             except IllegalAction as exc:
-                raise type(exc)(exc.reason) from None
+                raise type(exc)(self._refusal(seat, exc.reason)) from None
             self._pending[seat] = action
             self.emit(TableEvent("waiting"))
             await self._advance()
@@ -231,6 +231,13 @@ class LocalTable(Table):
     def _lines(self, before: Any, actions: Mapping[Seat, Action], after: Any) -> list[str]:
         """The game log panel's lines for one step: its public events, with names."""
         return event_lines(self.game.id, self.game.events(before, actions, after), self.names)
+
+    def _refusal(self, seat: Seat, reason: str) -> str:
+        """The engine's refusal opens with the acting seat ("seat 0 cannot ..."): say who."""
+        own = f"seat {seat}"
+        if reason.startswith((own + " ", own + "'")):
+            return self.names[seat] + reason[len(own):]
+        return reason
 
     # ---- saving ------------------------------------------------------------------------
     def save_all(self) -> None:

@@ -1,0 +1,43 @@
+"""The game log panel tells the story: player names and card names, never seats or ids."""
+
+from __future__ import annotations
+
+from engine.registry import get_game
+from engine.sheriff.cards import NAME
+from engine.ten.cards import card_name
+from tui.app import GamenightApp
+from tui.local_table import LocalTable
+from tui.screens.new_game import GameSetup
+
+from .helpers import settle
+
+
+def _panel_text(app) -> str:
+    panel = app.screen.query_one("#game-log")
+    return "\n".join(strip.text for strip in panel.lines)
+
+
+async def test_the_sheriff_log_names_players_and_goods_and_widens_at_120_by_40(config):
+    setup = GameSetup("sheriff", 3, 2, seed=3, names=["Ann"], bot_delay=0)
+    app = GamenightApp(start=setup, config=config)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        assert app.screen.mode == "choose"  # seed 3: Ann is the Sheriff, the merchants are done
+        assert app.screen.query_one("#game-log").region.width >= 38
+        text = _panel_text(app)
+        assert "Bot 1 loads" in text and "Bot 2 declares" in text
+        assert any(f"discards {name}" in text for name in NAME.values()), text
+        assert "seat " not in text and "_" not in text, text  # no seat numbers, no good ids
+        table = app.tables[0]
+        assert table.log_lines[-1].replace(" ", "")[-20:] in text.replace("\n", "").replace(" ", "")
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert app.screen.query_one("#game-log").region.width < 30
+
+
+async def test_the_ten_log_names_the_card_drawn():
+    table = LocalTable.new("ten", 2, humans=0, seed=5, names=["Ann", "Bob"], bot_delay=0, save=False)
+    deal = get_game("ten").setup(2, table.game_log.seed, table.game_log.options_dict())
+    await table.start()
+    assert table.log_lines[0] == f"{table.names[deal.turn]} drew {card_name(deal.deck[0])}"
+    assert not any("seat " in line or "_" in line for line in table.log_lines)
