@@ -513,14 +513,16 @@ def _round_bids(history: tuple[Event, ...]) -> tuple[tuple[BidView, ...], tuple[
         if kind == "reveal":
             withdrawn = tuple(_WITHDRAWN[seat] for seat in event[4])
         elif kind in _TURNS:
-            resolved.append(_bid_view(event[1], "resolved", _outcome(split, event)))
+            target = (event[2].owner, event[2].slot) if kind == "swap" else None
+            resolved.append(_bid_view(event[1], "resolved", _outcome(split, event), target))
     return tuple(resolved), withdrawn
 
 
-def _bid_view(bid: PendingBid, status: str, outcome: str = "") -> BidView:
+def _bid_view(bid: PendingBid, status: str, outcome: str = "",
+              target: tuple[int, int] | None = None) -> BidView:
     cards = bid.cards
     return BidView(bid.owner, bid.slot, cards, sum(map(_VALUE_OF, cards)), SERIAL[cards[0]],
-                   status, outcome)
+                   status, outcome, target)
 
 
 def _history_lines(history: tuple[Event, ...]) -> list[str]:

@@ -60,7 +60,8 @@ class BidView:
     status: "pending" (waits for its turn), "acting" (acts now, by value/serial order),
     "next" (acts now because another player's bid was just swapped into this place),
     "resolved" (has acted; `cards` are the cards it held when it acted, `outcome` says what it
-    did), "withdrawn" (its owner bid the bluff card alone: no cards, no turn).
+    did, `target` which bid it swapped with), "withdrawn" (its owner bid the bluff card alone:
+    no cards, no turn).
     `value` is the sum of the cards' face values, `key_serial` the serial of the first card.
     """
 
@@ -71,6 +72,9 @@ class BidView:
     key_serial: int
     status: str
     outcome: str = ""
+    target: tuple[int, int] | None = None
+    """A resolved bid that swapped with another bid: that bid's (owner, slot), for screens
+    to name its owner (`outcome` words it with a seat number)."""
 
 
 # ---- state -----------------------------------------------------------------------------

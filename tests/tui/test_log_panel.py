@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.money import Keep, make_bid
 from engine.registry import get_game
 from engine.sheriff.cards import NAME
 from engine.ten.cards import card_name
@@ -41,3 +42,16 @@ async def test_the_ten_log_names_the_card_drawn():
     await table.start()
     assert table.log_lines[0] == f"{table.names[deal.turn]} drew {card_name(deal.deck[0])}"
     assert not any("seat " in line or "_" in line for line in table.log_lines)
+
+
+async def test_money_bids_name_the_bid_a_swap_took(config):
+    table = LocalTable.new("money", 3, humans=1, seed=4, names=["Ann"], bot_delay=0, save=False)
+    await table.start()
+    while not any(b.target for b in table.view(0).last_round):  # seed 4: a bot swaps with a bid
+        view = table.view(0)
+        await table.submit(0, make_bid([view.hand[0]], [], 3) if view.phase == "bid" else Keep())
+    app = GamenightApp(start=table, config=config)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        bids = str(app.screen.query_one("#bids").render())
+        assert "→ Bot 2's bid" in bids and "seat" not in bids, bids

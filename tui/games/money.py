@@ -8,7 +8,6 @@ player's bid (3-9, as numbered in the Bids panel) or keep (k); only legal choice
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -223,16 +222,18 @@ class MoneyScreen(GameScreen):
             return out
         out.append(f"{bid.value:>3} ", style="bold")
         if bid.status == "resolved":
-            out.append(f"[{self._outcome(bid.outcome)}] ", style="dim")
+            out.append(f"[{self._outcome(bid)}] ", style="dim")
         elif bid.status == "next":
             out.append("[acts next] ", style="italic")
         out.append_text(cards_text(bid.cards, ", "))
         return out
 
-    def _outcome(self, outcome: str) -> str:
-        """The engine's outcome ("swapped with seat 2's bid") with names, shortened."""
-        short = outcome.replace("swapped with ", "→ ")
-        return re.sub(r"seat (\d+)", lambda m: self.player_name(int(m.group(1))), short)
+    def _outcome(self, bid: BidView) -> str:
+        """What a resolved bid did, shortened: "→ side I", "→ Bob's bid", "kept"."""
+        if bid.target is None:
+            return bid.outcome.replace("swapped with ", "→ ")
+        owner, slot = bid.target
+        return "→ " + self._bid_owner(BidView(owner, slot, (), 0, 0, "pending"), possessive=True)
 
     def _my_bid_text(self) -> Text:
         left = [c for c, g in self.groups.items() if g == "L" and not money_cards.is_bluff(c)]

@@ -86,3 +86,22 @@ def test_final_hands_are_shown_when_the_game_is_over() -> None:
     view = GAME.view(state, 1)
     assert view.phase == "over" and view.final_hands == state.hands
     assert GAME.secret_from(state, 1) == frozenset()
+
+
+def test_a_bid_that_swapped_with_a_bid_names_that_bid_by_seat_and_slot():
+    from engine.core import Stream, pick_uniform
+
+    game = GAME
+    state = game.setup(3, b"target" * 3)
+    rng = Stream(b"swaps")
+    seen = 0
+    while not game.is_over(state) and state.round_no < 30:
+        actions = {s: pick_uniform(game.legal_actions(state, s), rng) for s in game.active(state)}
+        state = game.apply(state, actions)
+        for bid in game.view(state, None).bids + game.view(state, None).last_round:
+            if bid.status == "resolved" and bid.outcome.startswith("swapped with seat"):
+                seen += 1
+                assert bid.target is not None and bid.outcome.startswith(f"swapped with seat {bid.target[0]}")
+            else:
+                assert bid.target is None
+    assert seen
