@@ -92,6 +92,8 @@ class Peer:
         self.seated = asyncio.Event()
         self.notes: list[Note] = []
         self.keep_notes = False
+        self.restored: list[Note] = []
+        """The steps `restore` replayed from disk ("changed" notes): a screen's log of them."""
         self.sent = 0
         self.dropped: deque[str] = deque(maxlen=200)  # the latest reasons (a flood stays small)
         self._sender: asyncio.Task[None] | None = None
@@ -147,6 +149,8 @@ class Peer:
             for out in ls.receive(env):
                 if isinstance(out, Note) and out.kind in ("desync", "refused"):
                     self._emit(out)
+                elif isinstance(out, Note) and out.kind == "changed":
+                    self.restored.append(out)
         ls.replaying = False
 
     def resume_outputs(self) -> list[Output]:

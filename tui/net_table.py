@@ -44,6 +44,8 @@ class NetTable(Table):
         peer.listeners.append(self._on_note)
         if invite:
             self.log_lines.append(f"Invite code: {invite}")
+        for note in peer.restored:  # resumed: the log panel as it was
+            self.log_lines.extend(line for line in self._step_lines(note) if line)
         if self.started:  # resumed: the start (and its settings) came from the disk log
             self._use_settings()
 
@@ -175,12 +177,10 @@ class NetTable(Table):
             self.waiting_since = time.monotonic()
             self.waiting_text = note.text
             self.emit(TableEvent("waiting", note.text, dict(note.data)))
-        elif kind == "changed" and "events" in note.data:
-            # a step: its public events worded here, with the players' names
-            lines = event_lines(self.game.id, note.data["events"], self.names) or [""]
-            for line in lines:
+        elif kind == "changed":
+            for line in self._step_lines(note):
                 self.emit(TableEvent(kind, line, dict(note.data)))
-        elif kind in ("changed", "presence", "error", "desync", "over"):
+        elif kind in ("presence", "error", "desync", "over"):
             self.emit(TableEvent(kind, note.text, dict(note.data)))
         elif kind == "chat":
             self.chat_lines.append(note.text)
@@ -193,6 +193,12 @@ class NetTable(Table):
             self.emit(TableEvent("notice", note.text, {**note.data, "note": kind}))
         if kind == "changed" and note.data.get("step") == 0:
             self._use_settings()  # the game began: the host's clock is known now
+
+    def _step_lines(self, note: Note) -> list[str]:
+        """A step's log lines: its public events worded here, with the players' names."""
+        if "events" not in note.data:  # the game's start
+            return [note.text]
+        return event_lines(self.game.id, note.data["events"], self.names) or [""]  # a step redraws
 
     def _use_settings(self) -> None:
         """The host's clock travels in the start; each terminal runs only its own seat's."""

@@ -60,3 +60,35 @@ async def test_every_peer_logs_the_same_named_story_of_a_sealed_sheriff_game() -
     assert any(name in text for name in NAME.values())
     for line in logs[0]:
         assert not ("loads" in line and any(name in line for name in NAME.values())), line
+
+
+async def test_a_resumed_network_table_shows_the_log_as_it_was(tmp_path, monkeypatch) -> None:
+    from net.identity import Identity
+    from net.session import join_game
+    from net.transport import MemoryBroker, MemoryTransport
+
+    from .fakegame import GAME
+    from .helpers import finish, table_of, until
+
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(3)]
+    ids = [Identity.generate() for _ in range(3)]
+    for t in transports:
+        await t.start()
+    peers = await table_of(3, transports, options={"rounds": 4}, persist=True, identities=ids)
+    await until(lambda: all(p.lockstep.phase == "play" for p in peers))
+    before = NetTable(peers[2])
+    for seat, p in enumerate(peers):
+        p.decide(Bid(1 + seat))
+    await until(lambda: all(p.lockstep.step == 1 for p in peers))
+    await settle()
+    transports[2].kill()
+    await peers[2].stop(clean=False)
+    again = MemoryTransport(broker)
+    await again.start()
+    resumed = await join_game(again, ids[2], peers[0].lockstep.gid, name="P2", game=GAME, persist=True)
+    table = NetTable(resumed)
+    assert table.log_lines[-len(before.log_lines):] == before.log_lines
+    assert table.log_lines[-3:] == ["P0: bid 1", "P1: bid 2", "P2: bid 3"]
+    await finish(peers[:2] + [resumed])
