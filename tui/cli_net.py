@@ -431,6 +431,20 @@ def cmd_watch(args: argparse.Namespace) -> int:
     return _run_app(JoinScreen(code=_code(url, gid, pin), watch=True), config)
 
 
+def _print_step(peer: Any, note: Any) -> None:
+    """A watcher's line per step: its public events, with names (as the log panel says them)."""
+    if note.kind != "changed":
+        return
+    from .log_text import event_lines
+
+    ls = peer.lockstep
+    events = note.data.get("events")
+    lines = [note.text] if events is None else event_lines(ls.game.id, events, list(ls.names))
+    for line in lines:
+        if line:
+            _print(line)
+
+
 async def _join_headless(url: str, gid: str, settings: Any, name: str, bot: str | None, watch: bool,
                          identity: Any = None, delay: float = 0.0, pin: Any = None) -> int:
     from net.launch import join_session
@@ -440,7 +454,7 @@ async def _join_headless(url: str, gid: str, settings: Any, name: str, bot: str 
     peer = session.peer
     _printer(peer)
     if watch:
-        peer.listeners.append(lambda note: note.kind == "changed" and note.text and _print(note.text))
+        peer.listeners.append(lambda note: _print_step(peer, note))
     try:
         await peer.done.wait()
         await asyncio.sleep(0.3)
