@@ -224,9 +224,8 @@ class LocalTable(Table):
         self.game_log = self.game_log.append(actions)
         if self._writer is not None:
             self._writer.append(step_bytes(actions))
-        lines = self._lines(before, actions, self.state) or [""]  # a step always redraws
-        for line in lines:
-            self.emit(TableEvent("changed", line, {"seats": sorted(actions)}))
+        lines = tuple(self._lines(before, actions, self.state))
+        self.emit(TableEvent("changed", lines[-1] if lines else "", {"seats": sorted(actions)}, lines))
 
     def _lines(self, before: Any, actions: Mapping[Seat, Action], after: Any) -> list[str]:
         """The game log panel's lines for one step: its public events, with names."""

@@ -178,8 +178,8 @@ class NetTable(Table):
             self.waiting_text = note.text
             self.emit(TableEvent("waiting", note.text, dict(note.data)))
         elif kind == "changed":
-            for line in self._step_lines(note):
-                self.emit(TableEvent(kind, line, dict(note.data)))
+            lines = tuple(line for line in self._step_lines(note) if line)
+            self.emit(TableEvent(kind, lines[-1] if lines else "", dict(note.data), lines))
         elif kind in ("presence", "error", "desync", "over"):
             self.emit(TableEvent(kind, note.text, dict(note.data)))
         elif kind == "chat":
@@ -198,7 +198,7 @@ class NetTable(Table):
         """A step's log lines: its public events worded here, with the players' names."""
         if "events" not in note.data:  # the game's start
             return [note.text]
-        return event_lines(self.game.id, note.data["events"], self.names) or [""]  # a step redraws
+        return event_lines(self.game.id, note.data["events"], self.names)
 
     def _use_settings(self) -> None:
         """The host's clock travels in the start; each terminal runs only its own seat's."""

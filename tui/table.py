@@ -37,6 +37,13 @@ class TableEvent:
     kind: str
     text: str = ""
     data: dict[str, Any] = field(default_factory=dict)
+    lines: tuple[str, ...] = ()
+    """A step's log lines, all in one event (one redraw a step); `text` is then the last."""
+
+    @property
+    def log(self) -> tuple[str, ...]:
+        """The lines this event adds to the game log."""
+        return self.lines or ((self.text,) if self.text else ())
 
 
 Listener = Callable[[TableEvent], None]
@@ -177,7 +184,7 @@ class Table(ABC):
         self._listeners.append(listener)
 
     def emit(self, event: TableEvent) -> None:
-        if event.kind in ("changed", "chat", "error", "notice", "desync", "over", "presence") and event.text:
-            self.log_lines.append(event.text)
+        if event.kind in ("changed", "chat", "error", "notice", "desync", "over", "presence"):
+            self.log_lines.extend(event.log)
         for listener in list(self._listeners):
             listener(event)

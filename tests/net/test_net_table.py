@@ -33,8 +33,8 @@ async def test_net_table_shows_one_seat_and_who_is_awaited() -> None:
     await tables[1].submit(1, Bid(1))
     await tables[2].submit(2, Bid(3))
     await settle()
-    step = [e.text for e in events if e.kind == "changed" and e.data.get("step") == 1]
-    assert step == ["P0: bid 2", "P1: bid 1", "P2: bid 3"], "one line per event, with names"
+    step = [e.log for e in events if e.kind == "changed" and e.data.get("step") == 1]
+    assert step == [("P0: bid 2", "P1: bid 1", "P2: bid 3")], "one event a step, a line per event"
     await tables[2].chat("well played")
     await settle()
     assert t0.chat_lines == ["P2: well played"]

@@ -200,8 +200,10 @@ class GameScreen(Screen[None]):
         if not self.is_attached:
             return
         logged = ("changed", "error", "notice", "desync", "over", "presence") + (() if self.has_chat else ("chat",))
-        if event.text and event.kind in logged:
-            self.query_one("#game-log", GameLogPanel).add(event.text)
+        if event.kind in logged:
+            panel = self.query_one("#game-log", GameLogPanel)
+            for line in event.log:
+                panel.add(line)
         if event.kind in ("error", "desync"):
             self.show_message(event.text, error=True)
         elif event.kind == "notice":
