@@ -1,8 +1,10 @@
 """The game log panel's words: engine events (engine.core.Event) with player and card names.
 
 The engine says what happened as data (seat numbers, card ids); each game has a small
-renderer here that turns one step's events into lines. The engine never words a player's
-name, so nothing here rewrites engine text.
+renderer here, `tui/log_text/<game id>.py` with `lines(events, names) -> list[str]`, that
+turns one step's events into lines. The engine never words a player's name, so nothing here
+rewrites engine text. A game with no module here (or no events of its own) is worded from its
+`describe` text, "<name>: <text>".
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from engine.core import DESCRIBED, Event
 
 Names = Sequence[str]
 Renderer = Callable[[Sequence[Event], Names], list[str]]
-_MODULES = {"money": "money", "sheriff": "sheriff", "ten": "ten", "seven_wonders": "seven_wonders"}
 _LOADED: dict[str, Renderer] = {}
 
 
@@ -31,9 +32,15 @@ def plain_lines(events: Sequence[Event], names: Names) -> list[str]:
 
 
 def renderer(game_id: str) -> Renderer:
+    """The game's `lines` (found by its id), or the plain wording."""
     if game_id not in _LOADED:
-        module = _MODULES.get(game_id)
-        _LOADED[game_id] = import_module(f".{module}", __name__).lines if module else plain_lines
+        name = f"{__name__}.{game_id}"
+        try:
+            _LOADED[game_id] = import_module(name).lines if game_id.isidentifier() else plain_lines
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise  # the game's renderer is there but imports something missing: a bug
+            _LOADED[game_id] = plain_lines
     return _LOADED[game_id]
 
 
