@@ -15,6 +15,8 @@ Kinds (seat = who acted):
 - "no_offer", "accept", "demand" (text = what the Sheriff asks)
 - "bag_opened": seat = the merchant, cards = the bag's goods, other = (the good declared,)
 - "pay_goods": cards = goods handed over, target = the creditor
+- "deal_goods": the goods an accepted offer handed over (stand, then bag as far as it held
+  them), target = the Sheriff
 - "gold": seat paid amounts[0] gold to target (or, with no target, gained amounts[0], < 0 = lost)
 - "round" (table): amounts = (round number, 1-based), target = the new Sheriff; "over" (table)
 """
@@ -25,7 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core import Event
-from .cards import IDX, ids_of
+from .cards import IDX, counts_of, ids_of
 from .state import (
     OVER,
     Accept,
@@ -57,6 +59,7 @@ def sheriff_events(before: State, actions: Mapping[int, Any], after: State) -> t
     for seat in sorted(actions):
         out.extend(_action_events(before, seat, actions[seat]))
     out.extend(_revealed(before, actions))
+    out.extend(_dealt(before, actions))
     out.extend(_gold(before, after))
     if after.phase == OVER and before.phase != OVER:
         out.append(Event(None, "over"))
@@ -123,6 +126,24 @@ def _revealed(before: State, actions: Mapping[int, Any]) -> list[Event]:
         return []
     declared = before.declared[m]
     return [Event(m, "bag_opened", cards, (declared,) if declared else ())]
+
+
+def _dealt(before: State, actions: Mapping[int, Any]) -> list[Event]:
+    """Goods an accepted offer handed to the Sheriff (from the bag: as far as it held them)."""
+    if before.turn not in actions or before.offer is None:
+        return []
+    a = actions[before.turn]
+    m = before.merchant
+    if type(a) is Accept and not before.sealed[m]:
+        bag = before.bags[m]
+    elif type(a) is OpenBag and before.held == "deal":
+        bag = counts_of(a.cards)
+    else:
+        return []
+    offer = before.offer
+    delivered = tuple(min(c, b) for c, b in zip(counts_of(offer.bag_goods), bag, strict=True))
+    cards = tuple(sorted(offer.stand_goods, key=IDX.__getitem__)) + ids_of(delivered)
+    return [Event(m, "deal_goods", cards, target=before.sheriff)] if cards else []
 
 
 def _gold(before: State, after: State) -> list[Event]:

@@ -79,6 +79,8 @@ def _line(e: Event, names: Names) -> str | None:  # noqa: C901 - one short branc
     if kind == "bag_opened":
         declared = f" (declared {NAME.get(e.other[0], e.other[0])})" if e.other else ""
         return f"{name}'s bag held {goods(e.cards)}{declared}"
+    if kind == "deal_goods":
+        return f"{name} hands {to} {goods(e.cards)}"
     if kind == "pay_goods":
         return f"{name} pays {to} with {goods(e.cards)}"
     if kind == "gold":
