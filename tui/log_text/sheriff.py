@@ -40,7 +40,7 @@ def _n(n: int, word: str) -> str:
 def _line(e: Event, names: Names) -> str | None:  # noqa: C901 - one short branch per kind
     kind, name, to = e.kind, who(names, e.seat), who(names, e.target)
     if kind == "set_aside":
-        return f"{name} sets aside {_n(e.amounts[0], 'card')}"
+        return f"{name} sets aside {_n(e.amounts[0], 'card')}" if e.amounts[0] else f"{name} keeps the hand"
     if kind == "draw_deck":
         return f"{name} draws from the draw pile"
     if kind == "draw_discard":
