@@ -55,3 +55,22 @@ async def test_money_bids_name_the_bid_a_swap_took(config):
         await settle(pilot)
         bids = str(app.screen.query_one("#bids").render())
         assert "→ Bot 2's bid" in bids and "seat" not in bids, bids
+
+
+def test_each_game_words_its_events_with_names():
+    from engine.core import Event
+    from tui.log_text import event_lines
+
+    names = ["Ann", "Bob", "Cy"]
+    assert event_lines("sheriff", [Event(1, "bag_opened", ("golden_apples", "apple", "apple"), ("apple",))],
+                       names) == ["Bob's bag held Apples ×2, Golden Apples (declared Apples)"]
+    assert event_lines("sheriff", [Event(0, "offer", (), ("silk",), 2, (5,), "soon"),
+                                   Event(0, "promise_inspect", target=1)], names) == [
+        'Ann offers Cy: 5 gold; Silk from the bag; "soon"; you inspect Bob']
+    assert event_lines("money", [Event(2, "swap_market", ("gold_1", "euro_60_1"), ("silver_1",), amounts=(1, 0))],
+                       names) == ["Cy took side II: Gold, Euro 60; left Silver"]
+    assert event_lines("ten", [Event(0, "buy", ("red_5_a",), ("blue_1_a",), amounts=(2, 1))], names) == [
+        "Ann buys red 5 for 2 currency + 1 bust token + blue 1"]
+    assert event_lines("seven_wonders", [Event(1, "stage", amounts=(1, 0)), Event(2, "discard")], names) == [
+        "Bob builds a wonder stage, paying 1 left and 0 right", "Cy discards a card for 3 coins"]
+    assert event_lines("guess", [Event(0, "described", text="bid 3")], names) == ["Ann: bid 3"]
