@@ -235,6 +235,7 @@ async def _network_game(game_id: str, n: int) -> list:
         await peer.stop(clean=False)  # closes its log file
     for transport in transports:
         await transport.stop()
+    peers[0].store.sync()  # the writer thread is done: the files can be copied as they are
     return peers
 
 
