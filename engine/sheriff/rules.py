@@ -504,6 +504,13 @@ _APPLY = {
 }
 
 
+def _one_step(s: State, seat: int, a: Any) -> State:
+    """The state after `seat`'s validated action in a step where it acts alone (not LOAD)."""
+    d = draft(s)
+    _APPLY[type(a)](d, a)
+    return build(d)
+
+
 def next_state(s: State, actions: Mapping[int, Any]) -> State:
     """The state after one (validated) step: transitions edit a draft, built once at the end."""
     d = draft(s)
@@ -781,6 +788,10 @@ _CHECKS = {  # validation by step (load and declare have no sub-step: their phas
 }
 
 
+def _check_step(s: State, seat: int, a: Any) -> None:
+    _CHECKS[s.step or s.phase](s, seat, a)
+
+
 # ---- views ------------------------------------------------------------------------------
 def _with_unknown(known: Sequence[int], total: int) -> tuple[str, ...]:
     ids = ids_of(known)
@@ -826,8 +837,8 @@ _DRAW_CHOICES = {  # (pile 1 allowed, pile 2 allowed, draw pile allowed) -> the 
                                                 (one, two, deck), strict=True) if ok)
     for one in (False, True) for two in (False, True) for deck in (False, True)
 }
-_ONLY = {seat: frozenset((seat,)) for seat in range(-1, 8)}  # -1: nobody (game over)
 _NOBODY: frozenset[int] = frozenset()
+_ONLY = {seat: frozenset((seat,)) for seat in range(8)} | {-1: _NOBODY}  # -1: game over
 _CHOOSE = {seat: Choose(seat) for seat in range(8)}
 _DEMAND_ACTIONS = tuple(Demand(text) for text in DEMANDS)
 _ACCEPT, _PASS, _INSPECT = Accept(), Pass(), Inspect()
@@ -871,7 +882,7 @@ class Sheriff(Game):
     def _active(self, state: State) -> frozenset[int]:
         if state.phase == LOAD:
             return frozenset(loaders(state))
-        return _ONLY[state.turn]
+        return _ONLY[state.turn]  # turn -1 (game over): nobody
 
     def _legal_actions(self, s: State, seat: int) -> Any:
         # load and declare have no sub-step; every other step name is unique to its phase
@@ -942,31 +953,10 @@ class Sheriff(Game):
         ]
 
     def _validate(self, s: State, seat: int, a: Any) -> None:
-        _CHECKS[s.step or s.phase](s, seat, a)
+        _check_step(s, seat, a)
 
     def _apply(self, s: State, actions: Mapping[int, Any]) -> State:
         return next_state(s, actions)
-
-    # The shared guards in one pass (same checks, same errors): one seat acts in every step
-    # but LOAD, so the common case is "the turn seat sent the one action".
-    def active(self, state: State) -> frozenset[int]:
-        phase = state.phase
-        if phase == LOAD:
-            return frozenset(loaders(state))
-        return _NOBODY if phase == OVER else _ONLY[state.turn]
-
-    def apply(self, state: State, actions: Mapping[int, Any]) -> State:
-        """Validate every action of this step, then return the next state (input untouched)."""
-        phase = state.phase
-        if phase != LOAD and phase != OVER and len(actions) == 1:
-            turn = state.turn
-            if turn in actions:
-                a = actions[turn]
-                _CHECKS[state.step or phase](state, turn, a)
-                d = draft(state)
-                _APPLY[type(a)](d, a)
-                return build(d)
-        return super().apply(state, actions)  # LOAD, or the shared guards' error
 
     # ---- sealed bags over the network (Game's sealed-step hooks) ---------------------------
     def sealed(self, state: State) -> bool:
@@ -1059,5 +1049,10 @@ def _numbered(s: State) -> list[tuple[str, tuple[str, ...], tuple[int | None, Se
         out.append((name, tuple(ids), (owner, known)))
     return out
 
+
+# Game's fast lane: every action is checked by the step it is sent in; every one but a load is
+# played by the one seat to act, applied to a draft (a load takes `_apply`, even by one loader).
+Sheriff._checks = {kind: _check_step for kind in (*_APPLY, Load, SealedLoad)}
+Sheriff._steps = {kind: _one_step for kind in _APPLY}
 
 GAME = Sheriff()
