@@ -269,6 +269,15 @@ class Game:
         """Card ids this seat may not see now (for the generic view-leak check)."""
         return frozenset()
 
+    def swap_cards(self, state: State, card: str, other: str) -> State | None:
+        """`state` with two cards (named as `zones` names them) trading places, for the view-leak
+        test: a seat's view must not change when two cards it may not see trade places.
+
+        None where the two cannot trade places unseen (the same card, or a slot that shows
+        what kind of card lies in it, such as a card's back); a card game implements this.
+        """
+        return None
+
     def stalemate(self, state: State) -> bool:
         """True when a harness should stop a game that can go on forever (no round limit)."""
         return False

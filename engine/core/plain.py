@@ -80,6 +80,22 @@ def from_plain(data: Any) -> Any:
     raise DecodeError(f"{type(data).__name__} is not plain engine data")
 
 
+def relabel(value: T, a: str, b: str) -> T:
+    """`value` with every string `a` made `b` and every `b` made `a` (two cards trading places
+    in a state whose cards are unique string ids: the test hook `Game.swap_cards`)."""
+
+    def swap(data: Any) -> Any:
+        if isinstance(data, str):
+            return b if data == a else a if data == b else data
+        if isinstance(data, list):
+            return [swap(item) for item in data]
+        if isinstance(data, dict):
+            return {k: v if k == TAG else swap(v) for k, v in data.items()}
+        return data
+
+    return from_plain(swap(to_plain(value)))
+
+
 def _sort_maps(data: Any) -> Any:
     if isinstance(data, dict):
         return {k: _sort_maps(data[k]) for k in sorted(data)}

@@ -24,6 +24,7 @@ from ..core import (
     Stream,
     check_stacked,
     draw,
+    relabel,
     shuffle_or_stack,
 )
 from .cards import (
@@ -734,6 +735,10 @@ class MoneyGame(Game):
             c for s, hand in enumerate(state.hands) if s != seat for c in hand if c in unseen
         )
         return frozenset(state.deck).union(others)
+
+    def swap_cards(self, state: MoneyState, card: str, other: str) -> MoneyState | None:
+        # every card has the same back and its own id: two ids trade places everywhere
+        return None if card == other else relabel(state, card, other)
 
     def stalemate(self, state: MoneyState) -> bool:
         return state.round_no > STALEMATE_ROUNDS

@@ -15,6 +15,7 @@ from ..core import (
     Result,
     Rng,
     check_stacked,
+    relabel,
     shuffle_or_stack,
 )
 from .cards import (
@@ -325,6 +326,27 @@ class SevenWonders(Game):
             if move.kind in (BUILD, BUILD_FREE, "from_discard") or move.seat == seat:
                 seen.add(move.card)
         return frozenset(hidden - seen)
+
+    def swap_cards(self, state: State, card: str, other: str) -> State | None:
+        """Two cards of one Age (their backs show it) trading places, where each is the only
+        copy of its id (as `secret_from` names cards) and lies in a zone the state holds (not
+        the undealt Ages or the box, which the card lists make). A guild trades places only
+        with a guild: the state names the game's guilds, so relabelling one would remake the
+        box."""
+        zones = self._zones(state)
+        every = [c for cards in zones.values() for c in cards]
+        held = {c for name, cards in zones.items() if name.split(":")[0] in _HELD_ZONES
+                for c in cards}
+        if card == other or card not in held or other not in held:
+            return None
+        if every.count(card) != 1 or every.count(other) != 1 or CARDS[card].age != CARDS[other].age:
+            return None
+        if (card in state.guilds) != (other in state.guilds):
+            return None
+        return relabel(state, card, other)
+
+
+_HELD_ZONES = frozenset(("hand", "tucked", "discard", "kept"))
 
 
 class _Memo:

@@ -8,6 +8,7 @@ hot path stays short; `Sheriff` wires them into the shared Game contract.
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any
@@ -1000,6 +1001,9 @@ class Sheriff(Game):
         """Every card, named `good#k` (k numbers the copies of a good across zones in order)."""
         return {name: ids for name, ids, _ in _numbered(state)}
 
+    def swap_cards(self, state: State, card: str, other: str) -> State | None:
+        return _swap(state, card, other)
+
     def secret_from(self, state: State, seat: int | None) -> frozenset[str]:
         """Numbered ids of the cards `seat` may not see (identified ones excepted)."""
         out: set[str] = set()
@@ -1014,6 +1018,51 @@ class Sheriff(Game):
                 else:
                     out.add(card)
         return frozenset(out)
+
+
+def _swap(s: State, card: str, other: str) -> State | None:
+    """`Sheriff.swap_cards`: the two goods trade places, each zone keeping its count."""
+    where = {label: name for name, ids, _ in _numbered(s) for label in ids}
+    if card not in where or other not in where:
+        return None
+    good_a, good_b = IDX[card.split("#")[0]], IDX[other.split("#")[0]]
+    zone_a, zone_b = where[card], where[other]
+    if good_a == good_b or zone_a == zone_b:
+        return None  # goods of one kind are the same card; a zone is told by its counts
+    face_down = [zone.endswith("_down") for zone in (zone_a, zone_b)]
+    if any(face_down) and (IS_LEGAL[good_a] or IS_LEGAL[good_b]):
+        return None  # a face-down stand holds only contraband and royal goods (§5.5)
+    if "_up" in zone_a + zone_b or zone_a in _PUBLIC_ZONES or zone_b in _PUBLIC_ZONES:
+        return None  # cards face up trade no places unseen
+    d = draft(s)
+    _trade(d, zone_a, good_a, good_b)
+    _trade(d, zone_b, good_b, good_a)
+    return build(d)
+
+
+_PUBLIC_ZONES = frozenset(("confiscated", "pile1", "pile2"))
+
+
+def _trade(d: Draft, zone: str, out: int, into: int) -> None:
+    """In `zone` (a name of `_numbered`), one good `out` becomes a good `into`."""
+    if zone == "draw":  # the first copy: copies of a good are alike, only counts are told
+        pile = list(d["draw_pile"])
+        pile[pile.index(GOODS[out])] = GOODS[into]
+        d["draw_pile"] = tuple(pile)
+        return
+    if zone == "aside":
+        d["aside"] = _traded(d["aside"], out, into)
+        return
+    kind, p = re.fullmatch(r"(hand|bag|stand)(\d+)(?:_up|_down)?", zone).group(1, 2)
+    field = kind + "s"
+    d[field] = _put(d[field], int(p), _traded(d[field][int(p)], out, into))
+
+
+def _traded(counts: Sequence[int], out: int, into: int) -> tuple[int, ...]:
+    after = list(counts)
+    after[out] -= 1
+    after[into] += 1
+    return tuple(after)
 
 
 def _numbered(s: State) -> list[tuple[str, tuple[str, ...], tuple[int | None, Sequence[int]]]]:

@@ -14,6 +14,7 @@ from ..core import (
     OptionSpec,
     Result,
     Rng,
+    relabel,
     shuffle_or_stack,
 )
 from .cards import (
@@ -413,6 +414,10 @@ class Ten(Game):
 
     def secret_from(self, state: State, seat: int | None) -> frozenset[str]:
         return frozenset(state.deck)
+
+    def swap_cards(self, state: State, card: str, other: str) -> State | None:
+        # every card has the same back and its own id: two ids trade places everywhere
+        return None if card == other else relabel(state, card, other)
 
 
 _PHASE_TEXT = {
