@@ -84,8 +84,8 @@ class BlindPicks(Game):
     def _setup(self, n_players, seed, options):
         return State(n_players, self.rounds, 0, (0,) * n_players)
 
-    def _active(self, state):
-        return frozenset(range(state.n_players))
+    def _active(self, state):  # nobody once the game is over (the contract of Game._active)
+        return frozenset() if self.is_over(state) else frozenset(range(state.n_players))
 
     def _legal_actions(self, state, seat):
         return (Pick(1), Pick(2), Pick(3))

@@ -150,7 +150,7 @@ async def host_game(
     lockstep = Lockstep(game, gid, identity, host_key=identity.public, name=name,
                         secrets=store.load_secrets() if store else None)
     checked = game.check_options(options or {})
-    game._check_players(players, checked)
+    game.check_players(players, checked)
     lockstep.table = TableInfo(game.id, players, {}, {}, relay_bots)
     lockstep.ctx.settings = table_settings(table)
     peer = Peer(lockstep, transport, prefix=prefix, store=store, bot=bot)

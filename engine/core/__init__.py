@@ -24,13 +24,23 @@ from .game import (
     pick_uniform,
 )
 from .log import GameLog, final_state, new_log, replay, replay_hashes
-from .plain import canonical, decode, fast_maker, from_plain, plain, state_hash, to_plain
+from .plain import (
+    canonical,
+    decode,
+    fast_maker,
+    from_plain,
+    plain,
+    relabel,
+    state_hash,
+    to_plain,
+)
 from .rng import Rng, Stream, seed_bytes
 
 __all__ = [
     "Action", "ActionSpace", "DESCRIBED", "DecodeError", "Event", "Game", "GameError", "GameLog", "GameOver", "HIDDEN",
     "IllegalAction", "InvalidOption", "NotYourTurn", "OptionSpec", "ReplayError", "Result", "Rng",
     "Seat", "State", "Stream", "View", "canonical", "check_stacked", "decode", "draw",
-    "fast_maker", "final_state", "from_plain", "new_log", "pick_uniform", "plain", "remove", "replay",
+    "fast_maker", "final_state", "from_plain", "new_log", "pick_uniform", "plain", "relabel",
+    "remove", "replay",
     "replay_hashes", "seed_bytes", "shuffle_or_stack", "state_hash", "to_plain",
 ]

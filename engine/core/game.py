@@ -2,16 +2,24 @@
 
 A game subclasses `Game` and fills in the underscored hooks; the public methods run the
 checks every game shares, in a fixed order (game over -> not your turn -> the game's own rule)
-so each game's code handles only its own rules.
+so each game's code handles only its own rules. Those guarded methods (`GUARDED`) are the
+same for every game: a subclass that redefines one is refused as it is defined, so what
+network play, bots and tests call is always this one contract.
+
+The guards are also the fast lane of every step. Each asks the acting-seat hook `_active` once
+(it answers "nobody" once the game is over, so the way through needs no separate game-over
+test), then the game's own check and transition: per action type from the `_checks` and
+`_steps` tables where the game fills them in (two plain calls), else `_validate` and `_apply`.
+A game makes a step fast by making those hooks fast, never by copying the guards.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import GameOver, IllegalAction, InvalidOption, NotYourTurn
+from .errors import GameError, GameOver, IllegalAction, InvalidOption, NotYourTurn
 from .events import DESCRIBED, Event
 from .plain import plain
 from .rng import Stream
@@ -20,6 +28,9 @@ Seat = int
 Action = Any
 State = Any
 View = Any
+
+Check = Callable[[State, Seat, Action], None]
+Transition = Callable[[State, Seat, Action], State]
 
 HIDDEN = "?"
 """Stands in a view for a card the viewing seat may not see."""
@@ -99,6 +110,13 @@ class OptionSpec:
     help: str = ""
 
 
+GUARDED = (
+    "setup", "check_options", "check_players", "active", "legal_actions", "validate", "apply",
+    "view", "result", "result_now",
+)
+"""Public methods of `Game` that no game redefines (it fills in their hooks instead)."""
+
+
 class Game:
     """Base of every game. Subclasses set the class facts and implement the `_hooks`."""
 
@@ -108,13 +126,28 @@ class Game:
     max_players: int = 2
     options: tuple[OptionSpec, ...] = ()
     rules_version: str = "1"
+    _checks: Mapping[type, Check] = {}
+    """The fast lane's checks, per action type: `check(state, seat, action)` raises exactly what
+    `_validate` raises for an action of that type (a type not listed takes `_validate`)."""
+    _steps: Mapping[type, Transition] = {}
+    """The fast lane's transitions, per action type: where `seat` acts alone and its action is
+    legal, `step(state, seat, action)` returns what `_apply(state, {seat: action})` returns (a
+    type not listed takes `_apply`). tests/engine/test_conformance.py compares both tables
+    with the hooks step by step; `_validate` and `_apply` stay complete either way."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        redefined = [name for name in GUARDED if name in cls.__dict__]
+        if redefined:
+            raise TypeError(f"{cls.__name__} redefines {', '.join(redefined)} of Game: "
+                            "fill in the underscored hooks instead")
 
     # ---- public contract -------------------------------------------------------------
     def setup(self, n_players: int, seed: bytes, options: Mapping[str, Any] | None = None) -> State:
         if not isinstance(n_players, int) or isinstance(n_players, bool):
             raise InvalidOption(f"{self.name}: the number of players must be a whole number")
         opts = self.check_options(options or {})
-        self._check_players(n_players, opts)
+        self.check_players(n_players, opts)
         if not isinstance(seed, bytes):
             raise InvalidOption("the seed must be bytes")
         return self._setup(n_players, seed, opts)
@@ -140,40 +173,61 @@ class Game:
         return self.min_players, self.max_players
 
     def active(self, state: State) -> frozenset[Seat]:
-        if self.is_over(state):
-            return frozenset()
         return self._active(state)
 
     def legal_actions(self, state: State, seat: Seat) -> Sequence[Action] | ActionSpace:
-        if self.is_over(state) or seat not in self._active(state):
+        if seat not in self._active(state):  # nobody acts once the game is over
             return ()
         return self._legal_actions(state, seat)
 
     def validate(self, state: State, seat: Seat, action: Action) -> None:
-        if self.is_over(state):
-            raise GameOver("the game is over")
         if seat not in self._active(state):
+            if self.is_over(state):
+                raise GameOver("the game is over")
             raise NotYourTurn(f"it is not seat {seat}'s turn")
-        self._validate(state, seat, action)
+        check = self._checks.get(type(action))
+        if check is None:
+            self._validate(state, seat, action)
+        else:
+            check(state, seat, action)
 
     def apply(self, state: State, actions: Mapping[Seat, Action]) -> State:
-        """Validate every action of this step, then return the next state (input untouched)."""
-        if self.is_over(state):
-            raise GameOver("the game is over")
+        """Validate every action of this step, then return the next state (input untouched).
+
+        The guards every game shares, in their fixed order (game over -> a seat not to act ->
+        a seat missing -> each action's own rule, seats in order), asking each hook once.
+        """
         active = self._active(state)
-        if actions.keys() != active:  # a set comparison; the usual case allocates nothing
-            extra = sorted(set(actions) - active)
-            if extra:
-                raise NotYourTurn(f"seat {extra[0]} is not to act now")
-            missing = sorted(active - set(actions))
-            raise IllegalAction(f"waiting for seat {missing[0]}: a step needs every active seat")
-        if len(actions) == 1:
+        checks = self._checks
+        if len(actions) == 1 == len(active):  # one seat acts: the usual step
             for seat, action in actions.items():
-                self._validate(state, seat, action)
-        else:
+                if seat in active:
+                    kind = type(action)
+                    check = checks.get(kind)
+                    if check is None:
+                        self._validate(state, seat, action)
+                    else:
+                        check(state, seat, action)
+                    step = self._steps.get(kind)
+                    if step is None:
+                        return self._apply(state, actions)
+                    return step(state, seat, action)
+        elif active and actions.keys() == active:  # a set comparison: allocates nothing
             for seat in sorted(actions):
-                self._validate(state, seat, actions[seat])
-        return self._apply(state, actions)
+                action = actions[seat]
+                check = checks.get(type(action))
+                if check is None:
+                    self._validate(state, seat, action)
+                else:
+                    check(state, seat, action)
+            return self._apply(state, actions)
+        raise self._misfit(state, actions, active)
+
+    def check_players(self, n_players: int, options: Mapping[str, Any]) -> None:
+        """Raise InvalidOption unless `n_players` may play with these (checked) options."""
+        low, high = self.player_range(options)
+        if not low <= n_players <= high:
+            raise InvalidOption(f"{self.name} is for {low}-{high} players, not {n_players}")
 
     def view(self, state: State, seat: Seat | None) -> View:
         return self._view(state, seat)
@@ -215,6 +269,15 @@ class Game:
         """Card ids this seat may not see now (for the generic view-leak check)."""
         return frozenset()
 
+    def swap_cards(self, state: State, card: str, other: str) -> State | None:
+        """`state` with two cards (named as `zones` names them) trading places, for the view-leak
+        test: a seat's view must not change when two cards it may not see trade places.
+
+        None where the two cannot trade places unseen (the same card, or a slot that shows
+        what kind of card lies in it, such as a card's back); a card game implements this.
+        """
+        return None
+
     def stalemate(self, state: State) -> bool:
         """True when a harness should stop a game that can go on forever (no round limit)."""
         return False
@@ -248,22 +311,23 @@ class Game:
         return state
 
     # ---- hooks for subclasses -------------------------------------------------------
-    def _check_players(self, n_players: int, options: dict[str, Any]) -> None:
-        low, high = self.player_range(options)
-        if not low <= n_players <= high:
-            raise InvalidOption(f"{self.name} is for {low}-{high} players, not {n_players}")
-
     def _setup(self, n_players: int, seed: bytes, options: dict[str, Any]) -> State:
         raise NotImplementedError
 
     def _active(self, state: State) -> frozenset[Seat]:
+        """The seats that act now (more than one: a simultaneous step); empty once the game
+        is over. Every public method asks this first, once: keep it a look-up or two."""
         raise NotImplementedError
 
     def _legal_actions(self, state: State, seat: Seat) -> Sequence[Action] | ActionSpace:
         raise NotImplementedError
 
     def _validate(self, state: State, seat: Seat, action: Action) -> None:
-        raise NotImplementedError
+        # a game whose `_checks` list every action type needs no validation of its own
+        check = self._checks.get(type(action))
+        if check is None:
+            raise IllegalAction(f"seat {seat} sent {action!r}, which is not a {self.name} action")
+        check(state, seat, action)
 
     def _apply(self, state: State, actions: Mapping[Seat, Action]) -> State:
         raise NotImplementedError
@@ -273,6 +337,19 @@ class Game:
 
     def _result(self, state: State) -> Result:
         raise NotImplementedError
+
+    def _misfit(self, state: State, actions: Mapping[Seat, Action],
+                active: frozenset[Seat]) -> GameError:
+        """The error of a step whose seats are not exactly the active ones."""
+        if self.is_over(state):
+            return GameOver("the game is over")
+        extra = sorted(set(actions) - active)
+        if extra:
+            return NotYourTurn(f"seat {extra[0]} is not to act now")
+        missing = sorted(active - set(actions))
+        if missing:
+            return IllegalAction(f"waiting for seat {missing[0]}: a step needs every active seat")
+        return IllegalAction("nobody is to act now")
 
     def _result_now(self, state: State) -> Result:
         # every game's final scoring reads only what lies on the table; a game whose scoring

@@ -24,6 +24,7 @@ from ..core import (
     Stream,
     check_stacked,
     draw,
+    relabel,
     shuffle_or_stack,
 )
 from .cards import (
@@ -72,6 +73,7 @@ _SIDES = (SwapMarket(0), SwapMarket(1))
 _SWAPS = tuple((SwapBid(owner, 0), SwapBid(owner, 1)) for owner in range(5))
 _ALL_SEATS = {n: frozenset(range(n)) for n in range(1, 6)}
 _ONE_SEAT = tuple(frozenset((seat,)) for seat in range(5))
+_NOBODY: frozenset[int] = frozenset()
 _VALUE_OF = VALUE.__getitem__
 _BIT_BYTES = bytes.maketrans(b"01", b"\x00\x01")  # "0"/"1" digits to falsy/truthy bytes
 # _PICK12[v][i] is bit i of v (v < 2^12): `compress` picks a subset of up to 12 cards with it.
@@ -405,12 +407,11 @@ def _reveal(state: MoneyState, bids: Mapping[Seat, Bid]) -> MoneyState:
     )
 
 
-def _turn(state: MoneyState, action: object) -> MoneyState:
-    """§5.3: the acting bid swaps with a side or another bid, or is kept."""
+def _turn(state: MoneyState, seat: Seat, action: object) -> MoneyState:
+    """§5.3: the acting bid (its owner is `seat`) swaps with a side or another bid, or is kept."""
     pending = state.pending
     acting = pending[0]
     rest = pending[1:]
-    seat = acting.owner
     hands = list(state.hands)
     market = state.market
     kind = type(action)
@@ -587,6 +588,21 @@ def _turn_actions(state: MoneyState) -> tuple[Any, ...]:
     return tuple(actions)
 
 
+def _check(state: MoneyState, seat: Seat, action: object) -> None:
+    """Raise IllegalAction unless the acting `seat` may play `action` now."""
+    if state.phase == "bid":
+        hand = state.hands[seat]
+        if _is_plain_bid_from(hand, action):  # the usual case, checked fast
+            return
+        problem = bid_problem(frozenset(hand), state.setup.n_players == 2, action)
+    elif type(action) is Keep:  # always open to the acting bid
+        return
+    else:
+        problem = _turn_problem(state, seat, action)
+    if problem:
+        raise IllegalAction(f"seat {seat} cannot {describe(action)}: {problem}")
+
+
 def _turn_problem(state: MoneyState, seat: Seat, action: object) -> str | None:
     kind = type(action)
     if kind is Keep:
@@ -636,17 +652,11 @@ class MoneyGame(Game):
     def is_over(self, state: MoneyState) -> bool:
         return state.phase == "over"
 
-    def active(self, state: MoneyState) -> frozenset[Seat]:
-        """`Game.active` in one call (nobody once the game is over)."""
+    def _active(self, state: MoneyState) -> frozenset[Seat]:
         phase = state.phase
         if phase == "turns":
             return _ONE_SEAT[state.pending[0].owner]
-        return _ALL_SEATS[state.setup.n_players] if phase == "bid" else frozenset()
-
-    def _active(self, state: MoneyState) -> frozenset[Seat]:
-        if state.phase == "bid":
-            return _ALL_SEATS[state.setup.n_players]
-        return _ONE_SEAT[state.pending[0].owner]
+        return _ALL_SEATS[state.setup.n_players] if phase == "bid" else _NOBODY
 
     def _legal_actions(self, state: MoneyState, seat: Seat):
         if state.phase == "bid":
@@ -657,52 +667,13 @@ class MoneyGame(Game):
         return _turn_actions(state)
 
     def _validate(self, state: MoneyState, seat: Seat, action: object) -> None:
-        if state.phase == "bid":
-            hand = state.hands[seat]
-            if _is_plain_bid_from(hand, action):  # the usual case, checked fast
-                return
-            problem = bid_problem(frozenset(hand), state.setup.n_players == 2, action)
-        elif type(action) is Keep:  # always open to the acting bid
-            return
-        else:
-            problem = _turn_problem(state, seat, action)
-        if problem:
-            raise IllegalAction(f"seat {seat} cannot {self.describe(action)}: {problem}")
-
-    def apply(self, state: MoneyState, actions: Mapping[Seat, Any]) -> MoneyState:
-        """The shared guards in one pass for a turn and for a bid step of plain bids (nearly
-        every step of a game), same checks and errors as `Game.apply`: exactly the active
-        seats act, every action is validated."""
-        phase = state.phase
-        if phase == "turns":
-            if len(actions) == 1:
-                seat = state.pending[0].owner
-                action = actions.get(seat)
-                if action is not None:
-                    if type(action) is not Keep:
-                        problem = _turn_problem(state, seat, action)
-                        if problem:
-                            raise IllegalAction(f"seat {seat} cannot {self.describe(action)}: {problem}")
-                    return _turn(state, action)
-        elif phase == "bid":
-            # The bid step: every seat present and every bid a plain one goes straight to the
-            # reveal; anything else takes the shared guards, which find the same first fault.
-            # (n seats 0..n-1, each with a bid: exactly the active seats.)
-            hands = state.hands
-            if len(actions) == len(hands):
-                get = actions.get
-                for seat, hand in enumerate(hands):
-                    if not _is_plain_bid_from(hand, get(seat)):  # None (absent) is not a bid
-                        break
-                else:
-                    return _reveal(state, actions)
-        return super().apply(state, actions)
+        _check(state, seat, action)
 
     def _apply(self, state: MoneyState, actions: Mapping[Seat, Any]) -> MoneyState:
         if state.phase == "bid":
             return _reveal(state, actions)
-        ((_, action),) = actions.items()
-        return _turn(state, action)
+        ((seat, action),) = actions.items()
+        return _turn(state, seat, action)
 
     # ---- what a seat sees ----
     def _view(self, state: MoneyState, seat: Seat | None) -> MoneyView:
@@ -743,23 +714,7 @@ class MoneyGame(Game):
         return money_events(before, after)
 
     def describe(self, action: object) -> str:
-        kind = type(action)
-        if kind is Bid:
-            if not action.left and not action.right:
-                return "bid only the bluff card"
-            if action.right:
-                return f"bid {_cards_text(action.left)} | {_cards_text(action.right)}"
-            return f"bid {_cards_text(action.left)}"
-        if kind is SwapMarket:
-            side = action.side
-            name = SIDE_NAMES[side] if type(side) is int and side in (0, 1) else repr(side)
-            return f"swap with market side {name}"
-        if kind is SwapBid:
-            slot = {0: "", 1: " (right bid)"}.get(action.slot, f" (slot {action.slot!r})")
-            return f"swap with seat {action.owner}'s bid{slot}"
-        if kind is Keep:
-            return "keep the bid"
-        return f"play {action!r}"
+        return describe(action)
 
     def zones(self, state: MoneyState) -> dict[str, tuple[str, ...]]:
         out = {f"hand{seat}": hand for seat, hand in enumerate(state.hands)}
@@ -781,8 +736,33 @@ class MoneyGame(Game):
         )
         return frozenset(state.deck).union(others)
 
+    def swap_cards(self, state: MoneyState, card: str, other: str) -> MoneyState | None:
+        # every card has the same back and its own id: two ids trade places everywhere
+        return None if card == other else relabel(state, card, other)
+
     def stalemate(self, state: MoneyState) -> bool:
         return state.round_no > STALEMATE_ROUNDS
+
+
+def describe(action: object) -> str:
+    """One log line for an action (also the wording of its IllegalAction)."""
+    kind = type(action)
+    if kind is Bid:
+        if not action.left and not action.right:
+            return "bid only the bluff card"
+        if action.right:
+            return f"bid {_cards_text(action.left)} | {_cards_text(action.right)}"
+        return f"bid {_cards_text(action.left)}"
+    if kind is SwapMarket:
+        side = action.side
+        name = SIDE_NAMES[side] if type(side) is int and side in (0, 1) else repr(side)
+        return f"swap with market side {name}"
+    if kind is SwapBid:
+        slot = {0: "", 1: " (right bid)"}.get(action.slot, f" (slot {action.slot!r})")
+        return f"swap with seat {action.owner}'s bid{slot}"
+    if kind is Keep:
+        return "keep the bid"
+    return f"play {action!r}"
 
 
 def _cards_text(cards: tuple[str, ...]) -> str:
@@ -790,5 +770,9 @@ def _cards_text(cards: tuple[str, ...]) -> str:
         return repr(cards)
     return labels(cards) if cards else "nothing"
 
+
+# Game's fast lane: the checks and a turn's transition, called directly
+MoneyGame._checks = {kind: _check for kind in (Bid, Keep, SwapMarket, SwapBid)}
+MoneyGame._steps = {kind: _turn for kind in (Keep, SwapMarket, SwapBid)}
 
 GAME = MoneyGame()

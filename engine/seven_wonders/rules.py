@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from ..core import (
@@ -15,6 +14,8 @@ from ..core import (
     Result,
     Rng,
     check_stacked,
+    fast_maker,
+    relabel,
     shuffle_or_stack,
 )
 from .cards import (
@@ -66,6 +67,7 @@ from .state import (
 )
 
 SIDES = ("A", "B")
+_evolve = fast_maker(State).evolve  # a copy of a state with some fields changed
 
 
 # ---- the paying context of a seat ------------------------------------------------------------
@@ -326,6 +328,27 @@ class SevenWonders(Game):
                 seen.add(move.card)
         return frozenset(hidden - seen)
 
+    def swap_cards(self, state: State, card: str, other: str) -> State | None:
+        """Two cards of one Age (their backs show it) trading places, where each is the only
+        copy of its id (as `secret_from` names cards) and lies in a zone the state holds (not
+        the undealt Ages or the box, which the card lists make). A guild trades places only
+        with a guild: the state names the game's guilds, so relabelling one would remake the
+        box."""
+        zones = self._zones(state)
+        every = [c for cards in zones.values() for c in cards]
+        held = {c for name, cards in zones.items() if name.split(":")[0] in _HELD_ZONES
+                for c in cards}
+        if card == other or card not in held or other not in held:
+            return None
+        if every.count(card) != 1 or every.count(other) != 1 or CARDS[card].age != CARDS[other].age:
+            return None
+        if (card in state.guilds) != (other in state.guilds):
+            return None
+        return relabel(state, card, other)
+
+
+_HELD_ZONES = frozenset(("hand", "tucked", "discard", "kept"))
+
 
 class _Memo:
     """What one state object has already worked out: its cities' profiles, its seats' picks.
@@ -479,7 +502,7 @@ def _start_age(state: State, age: int) -> State:
     hands = tuple(
         tuple(sorted(deck[HAND_SIZE * s: HAND_SIZE * (s + 1)], key=CARD_RANK.__getitem__)) for s in range(n)
     )
-    return replace(state, age=age, turn=1, phase=PICK, hands=hands, free_used=(False,) * n, rng=rng,
+    return _evolve(state, age=age, turn=1, phase=PICK, hands=hands, free_used=(False,) * n, rng=rng,
                    moves=state.moves if age > 1 else ())
 
 
@@ -541,7 +564,7 @@ class _Turn:
         self.coins[(seat - 1) % self.n] += action.pay_right
 
     def into(self, state: State, **changes: Any) -> State:
-        return replace(
+        return _evolve(
             state,
             hands=tuple(tuple(h) for h in self.hands),
             cities=tuple(self.cities),
@@ -619,7 +642,7 @@ def _resolve_halikarnassos(state: State, action: BuildFromDiscard | Decline) -> 
     seat = state.halikarnassos
     if isinstance(action, Decline):
         move = Move(seat, "decline", "")
-        return _after_turn(replace(state, halikarnassos=-1, moves=state.moves + (move,)))
+        return _after_turn(_evolve(state, halikarnassos=-1, moves=state.moves + (move,)))
     t = _Turn(state)
     index = next(i for i, (_, c) in enumerate(t.discard) if c == action.card)
     del t.discard[index]
@@ -634,17 +657,17 @@ def _after_turn(state: State) -> State:
     """Halikarnassos if due, then pass hands or end the Age."""
     if state.halikarnassos >= 0:
         if state.discard:
-            return replace(state, phase=HALIKARNASSOS)
-        state = replace(state, halikarnassos=-1)
+            return _evolve(state, phase=HALIKARNASSOS)
+        state = _evolve(state, halikarnassos=-1)
     if state.turn < TURNS_PER_AGE:
         n = state.n_players
         step = 1 if PASS_LEFT[state.age] else -1
         hands = tuple(state.hands[(s - step) % n] for s in range(n))
-        return replace(state, phase=PICK, turn=state.turn + 1, hands=hands)
+        return _evolve(state, phase=PICK, turn=state.turn + 1, hands=hands)
     state = _military(state)
     if state.age < 3:
         return _start_age(state, state.age + 1)
-    return replace(state, phase=OVER)
+    return _evolve(state, phase=OVER)
 
 
 def _military(state: State) -> State:
@@ -666,7 +689,7 @@ def _military(state: State) -> State:
         results.append((got[0], got[1]))
         tokens.append(state.tokens[s] + tuple(t for t in got if t))
     conflict = Conflict(state.age, shields, tuple(results))
-    return replace(state, tokens=tuple(tokens), conflicts=state.conflicts + (conflict,))
+    return _evolve(state, tokens=tuple(tokens), conflicts=state.conflicts + (conflict,))
 
 
 def _eligible_discards(state: State, seat: int) -> tuple[str, ...]:

@@ -8,6 +8,7 @@ hot path stays short; `Sheriff` wires them into the shared Game contract.
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Mapping, Sequence
 from functools import cache, lru_cache
 from typing import Any
@@ -504,6 +505,13 @@ _APPLY = {
 }
 
 
+def _one_step(s: State, seat: int, a: Any) -> State:
+    """The state after `seat`'s validated action in a step where it acts alone (not LOAD)."""
+    d = draft(s)
+    _APPLY[type(a)](d, a)
+    return build(d)
+
+
 def next_state(s: State, actions: Mapping[int, Any]) -> State:
     """The state after one (validated) step: transitions edit a draft, built once at the end."""
     d = draft(s)
@@ -781,6 +789,10 @@ _CHECKS = {  # validation by step (load and declare have no sub-step: their phas
 }
 
 
+def _check_step(s: State, seat: int, a: Any) -> None:
+    _CHECKS[s.step or s.phase](s, seat, a)
+
+
 # ---- views ------------------------------------------------------------------------------
 def _with_unknown(known: Sequence[int], total: int) -> tuple[str, ...]:
     ids = ids_of(known)
@@ -826,8 +838,8 @@ _DRAW_CHOICES = {  # (pile 1 allowed, pile 2 allowed, draw pile allowed) -> the 
                                                 (one, two, deck), strict=True) if ok)
     for one in (False, True) for two in (False, True) for deck in (False, True)
 }
-_ONLY = {seat: frozenset((seat,)) for seat in range(-1, 8)}  # -1: nobody (game over)
 _NOBODY: frozenset[int] = frozenset()
+_ONLY = {seat: frozenset((seat,)) for seat in range(8)} | {-1: _NOBODY}  # -1: game over
 _CHOOSE = {seat: Choose(seat) for seat in range(8)}
 _DEMAND_ACTIONS = tuple(Demand(text) for text in DEMANDS)
 _ACCEPT, _PASS, _INSPECT = Accept(), Pass(), Inspect()
@@ -871,7 +883,7 @@ class Sheriff(Game):
     def _active(self, state: State) -> frozenset[int]:
         if state.phase == LOAD:
             return frozenset(loaders(state))
-        return _ONLY[state.turn]
+        return _ONLY[state.turn]  # turn -1 (game over): nobody
 
     def _legal_actions(self, s: State, seat: int) -> Any:
         # load and declare have no sub-step; every other step name is unique to its phase
@@ -942,31 +954,10 @@ class Sheriff(Game):
         ]
 
     def _validate(self, s: State, seat: int, a: Any) -> None:
-        _CHECKS[s.step or s.phase](s, seat, a)
+        _check_step(s, seat, a)
 
     def _apply(self, s: State, actions: Mapping[int, Any]) -> State:
         return next_state(s, actions)
-
-    # The shared guards in one pass (same checks, same errors): one seat acts in every step
-    # but LOAD, so the common case is "the turn seat sent the one action".
-    def active(self, state: State) -> frozenset[int]:
-        phase = state.phase
-        if phase == LOAD:
-            return frozenset(loaders(state))
-        return _NOBODY if phase == OVER else _ONLY[state.turn]
-
-    def apply(self, state: State, actions: Mapping[int, Any]) -> State:
-        """Validate every action of this step, then return the next state (input untouched)."""
-        phase = state.phase
-        if phase != LOAD and phase != OVER and len(actions) == 1:
-            turn = state.turn
-            if turn in actions:
-                a = actions[turn]
-                _CHECKS[state.step or phase](state, turn, a)
-                d = draft(state)
-                _APPLY[type(a)](d, a)
-                return build(d)
-        return super().apply(state, actions)  # LOAD, or the shared guards' error
 
     # ---- sealed bags over the network (Game's sealed-step hooks) ---------------------------
     def sealed(self, state: State) -> bool:
@@ -1010,6 +1001,9 @@ class Sheriff(Game):
         """Every card, named `good#k` (k numbers the copies of a good across zones in order)."""
         return {name: ids for name, ids, _ in _numbered(state)}
 
+    def swap_cards(self, state: State, card: str, other: str) -> State | None:
+        return _swap(state, card, other)
+
     def secret_from(self, state: State, seat: int | None) -> frozenset[str]:
         """Numbered ids of the cards `seat` may not see (identified ones excepted)."""
         out: set[str] = set()
@@ -1024,6 +1018,51 @@ class Sheriff(Game):
                 else:
                     out.add(card)
         return frozenset(out)
+
+
+def _swap(s: State, card: str, other: str) -> State | None:
+    """`Sheriff.swap_cards`: the two goods trade places, each zone keeping its count."""
+    where = {label: name for name, ids, _ in _numbered(s) for label in ids}
+    if card not in where or other not in where:
+        return None
+    good_a, good_b = IDX[card.split("#")[0]], IDX[other.split("#")[0]]
+    zone_a, zone_b = where[card], where[other]
+    if good_a == good_b or zone_a == zone_b:
+        return None  # goods of one kind are the same card; a zone is told by its counts
+    face_down = [zone.endswith("_down") for zone in (zone_a, zone_b)]
+    if any(face_down) and (IS_LEGAL[good_a] or IS_LEGAL[good_b]):
+        return None  # a face-down stand holds only contraband and royal goods (§5.5)
+    if "_up" in zone_a + zone_b or zone_a in _PUBLIC_ZONES or zone_b in _PUBLIC_ZONES:
+        return None  # cards face up trade no places unseen
+    d = draft(s)
+    _trade(d, zone_a, good_a, good_b)
+    _trade(d, zone_b, good_b, good_a)
+    return build(d)
+
+
+_PUBLIC_ZONES = frozenset(("confiscated", "pile1", "pile2"))
+
+
+def _trade(d: Draft, zone: str, out: int, into: int) -> None:
+    """In `zone` (a name of `_numbered`), one good `out` becomes a good `into`."""
+    if zone == "draw":  # the first copy: copies of a good are alike, only counts are told
+        pile = list(d["draw_pile"])
+        pile[pile.index(GOODS[out])] = GOODS[into]
+        d["draw_pile"] = tuple(pile)
+        return
+    if zone == "aside":
+        d["aside"] = _traded(d["aside"], out, into)
+        return
+    kind, p = re.fullmatch(r"(hand|bag|stand)(\d+)(?:_up|_down)?", zone).group(1, 2)
+    field = kind + "s"
+    d[field] = _put(d[field], int(p), _traded(d[field][int(p)], out, into))
+
+
+def _traded(counts: Sequence[int], out: int, into: int) -> tuple[int, ...]:
+    after = list(counts)
+    after[out] -= 1
+    after[into] += 1
+    return tuple(after)
 
 
 def _numbered(s: State) -> list[tuple[str, tuple[str, ...], tuple[int | None, Sequence[int]]]]:
@@ -1059,5 +1098,10 @@ def _numbered(s: State) -> list[tuple[str, tuple[str, ...], tuple[int | None, Se
         out.append((name, tuple(ids), (owner, known)))
     return out
 
+
+# Game's fast lane: every action is checked by the step it is sent in; every one but a load is
+# played by the one seat to act, applied to a draft (a load takes `_apply`, even by one loader).
+Sheriff._checks = {kind: _check_step for kind in (*_APPLY, Load, SealedLoad)}
+Sheriff._steps = {kind: _one_step for kind in _APPLY}
 
 GAME = Sheriff()

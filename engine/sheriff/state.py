@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields
 
-from ..core import Rng, plain
+from ..core import Rng, fast_maker, plain
 
 Counts = tuple[int, ...]
 Condition = tuple[str, int]  # ("inspect", seat) or ("pass", seat)
@@ -210,7 +210,7 @@ class Debt:
 
 
 @plain("sheriff.State")
-@dataclass(frozen=True)  # no slots on purpose: see `draft` and `build`
+@dataclass(frozen=True)  # no slots on purpose: a step edits a draft dict that becomes the state
 class State:
     n_players: int
     royal: bool
@@ -246,29 +246,13 @@ class State:
 
 
 STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(State))
-_N_FIELDS = len(STATE_FIELDS)
-_NEW = object.__new__
-_set_dict = object.__setattr__
-
-
-def draft(state: State) -> dict[str, object]:
-    """A mutable copy of a state's fields for one transition (see `build`)."""
-    return dict(state.__dict__)
-
-
-def build(fields_: dict[str, object]) -> State:
-    """The State of a draft, without the generated __init__'s per-field frozen assignments.
-
-    State keeps its fields in its __dict__ (it is the one dataclass without slots) exactly so
-    that the draft itself becomes the new State's __dict__, with no copy: a step builds one
-    new State, and this was the largest single cost of a step (benchmarked in
-    bench/sheriff_speed.py). The draft belongs to the State from then on: never edit it again.
-    """
-    if len(fields_) != _N_FIELDS:  # a misspelt field name in a transition
-        raise KeyError(sorted(set(fields_) - set(STATE_FIELDS)))
-    state = _NEW(State)
-    _set_dict(state, "__dict__", fields_)  # the draft becomes the state's own: no copy
-    return state
+new_state = fast_maker(State)
+draft = new_state.draft
+"""A mutable copy of a state's fields for one transition (engine.core.plain.fast_maker)."""
+build = new_state.build
+"""The State of a draft, without the generated __init__'s per-field frozen assignments: the
+draft itself becomes the new State's __dict__ (this was the largest single cost of a step,
+bench/sheriff_speed.py). The draft belongs to the State from then on: never edit it again."""
 
 
 # ---- views ------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from ..core import (
     OptionSpec,
     Result,
     Rng,
+    relabel,
     shuffle_or_stack,
 )
 from .cards import (
@@ -295,46 +296,13 @@ class Ten(Game):
         )
 
     # ---- who acts, and what they may do ----------------------------------------------------
-    # `active`, `legal_actions` and `apply` run the shared guards of core/game.py themselves
-    # (same checks, same order, same errors) with the acting seat worked out once: together
-    # they are most of the engine's time per step.
     def is_over(self, state: State) -> bool:
         return state.phase == OVER
 
-    def active(self, state: State) -> frozenset[int]:
+    def _active(self, state: State) -> frozenset[int]:
+        # the turn phases first, read inline: this is asked by every public method
         seat = state.turn if state.phase in _TURN_PHASES else _acting(state)
         return _SEATS[seat] if seat >= 0 else _NOBODY
-
-    def _active(self, state: State) -> frozenset[int]:
-        seat = _acting(state)
-        return _SEATS[seat] if seat >= 0 else _NOBODY
-
-    def legal_actions(self, state: State, seat: int):
-        phase = state.phase
-        if phase == CHOOSE:  # the commonest steps first, their acting seat read inline
-            if seat not in _SEATS[state.turn]:
-                return ()
-            return _CHOICES_WITH_DRAW if state.deck else _CHOICES_LAST_CARD
-        if phase == DRAW:
-            return _DRAW_ONLY if seat in _SEATS[state.turn] else ()
-        acting = _acting(state)
-        if acting < 0 or seat not in _SEATS[acting]:
-            return ()
-        return self._legal_actions(state, seat)
-
-    def apply(self, state: State, actions: Mapping[int, Any]) -> State:
-        """Validate the acting seat's action, then return the next state (input untouched)."""
-        acting = state.turn if state.phase in _TURN_PHASES else _acting(state)
-        if acting >= 0 and len(actions) == 1:
-            ((seat, action),) = actions.items()
-            if seat in _SEATS[acting]:
-                step = _STEPS.get(type(action))
-                if step is None:
-                    raise IllegalAction(f"seat {seat} sent {action!r}, which is not a Ten action")
-                check, transition = step
-                check(state, seat, action)
-                return transition(state, seat, action)
-        return super().apply(state, actions)  # raises the shared guards' error
 
     def _legal_actions(self, state: State, seat: int):
         phase = state.phase
@@ -374,13 +342,6 @@ class Ten(Game):
         except IllegalAction:
             return False
         return True
-
-    # ---- validation ----------------------------------------------------------------------
-    def _validate(self, state: State, seat: int, action: Any) -> None:
-        check = _CHECKS.get(type(action))
-        if check is None:
-            raise IllegalAction(f"seat {seat} sent {action!r}, which is not a Ten action")
-        check(state, seat, action)
 
     # ---- transitions ---------------------------------------------------------------------
     def _apply(self, state: State, actions: Mapping[int, Any]) -> State:
@@ -453,6 +414,10 @@ class Ten(Game):
 
     def secret_from(self, state: State, seat: int | None) -> frozenset[str]:
         return frozenset(state.deck)
+
+    def swap_cards(self, state: State, card: str, other: str) -> State | None:
+        # every card has the same back and its own id: two ids trade places everywhere
+        return None if card == other else relabel(state, card, other)
 
 
 _PHASE_TEXT = {
@@ -742,7 +707,9 @@ _APPLY = {
     Skip: _skip,
 }
 
-_STEPS = {kind: (_CHECKS[kind], _APPLY[kind]) for kind in _APPLY}
-"""Per action type: its check, then its transition."""
+# Game's fast lane: every action type's check and transition, called directly (its
+# `_validate` is the check table's, which names any other type as "not a Ten action")
+Ten._checks = _CHECKS
+Ten._steps = _APPLY
 
 GAME = Ten()

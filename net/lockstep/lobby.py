@@ -47,7 +47,7 @@ class Lobby:
         if invite:
             ctx.pin = host_pin(ctx.me, ctx.gid)
         checked = ctx.game.check_options(options)
-        ctx.game._check_players(players, checked)
+        ctx.game.check_players(players, checked)
         ctx.host_key = ctx.me.public
         ctx.table = TableInfo(
             ctx.game.id, players, {k: to_plain(v) for k, v in checked.items()},

@@ -255,9 +255,9 @@ class Steps:
     def apply(self, actions: dict[int, Any], kind: str) -> list[Output]:
         ctx = self.ctx
         try:
-            # Every guard of Game.apply holds here (game running, exactly the active seats,
-            # each action already validated on arrival), so the hook runs without repeating them.
-            state = ctx.game._apply(self.state, actions)
+            # each action was validated on arrival; `apply` checks them again with the step's
+            # guards (a few microseconds), so the engine's one public entry decides every step
+            state = ctx.game.apply(self.state, actions)
         except GameError as exc:
             return ctx.freeze(f"step {ctx.step} cannot be applied: {exc}")
         # the public events, from the public actions and states: the same on every peer

@@ -62,6 +62,8 @@ class GuessGame(Game):
         return State(n_players, options["rounds"], 0, "bid", (0,) * n_players, (), secret + 1, rng)
 
     def _active(self, state):
+        if self.is_over(state):  # the contract: nobody acts once the game is over
+            return frozenset()
         if state.phase == "bid":
             return frozenset(range(state.n_players))
         return frozenset({state.round % state.n_players})

@@ -68,3 +68,29 @@ def test_result_places_share_ties_and_use_the_tiebreak():
     broken = Result.from_breakdown([[("x", 5)], [("x", 5)], [("x", 3)]], tiebreak=[1, 4, 9])
     assert broken.places == (2, 1, 3) and broken.winners == (1,)
     assert broken.scores == (5, 5, 3)
+
+
+def test_the_state_maker_builds_equal_states_both_ways() -> None:
+    """fast_maker: one way to build a state, for slots classes and __dict__ classes alike."""
+    from engine.core import fast_maker
+    from engine.sheriff import GAME as SHERIFF
+    from engine.sheriff.state import State as SheriffState
+    from engine.ten import GAME as TEN
+    from engine.ten.state import State as TenState
+
+    for game, cls in ((TEN, TenState), (SHERIFF, SheriffState)):
+        state = game.setup(3, b"maker", game.check_options({}))
+        make = fast_maker(cls)
+        assert make(*make.values(state)) == state
+        assert type(make(*make.values(state))) is cls
+        turn = (state.turn + 1) % 3
+        changed = make.evolve(state, turn=turn)
+        assert changed.turn == turn and changed != state
+        assert make.evolve(changed, turn=state.turn) == state
+        draft = make.draft(state)
+        draft["turn"] = turn
+        assert make.build(draft) == changed
+        with pytest.raises((KeyError, TypeError)):
+            make.build({**make.draft(state), "trun": turn})
+        with pytest.raises((KeyError, TypeError)):
+            make.evolve(state, trun=turn)
