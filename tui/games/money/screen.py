@@ -20,36 +20,10 @@ from engine.money import cards as money_cards
 from engine.money.rules import make_bid
 from engine.money.state import BidView, Keep, MoneyView, SwapBid, SwapMarket
 
-from ..widgets import PickList, PickRow
-from ..widgets.panel import Panel
-from .base import STYLES, GameScreen, Legal
-
-SIDES = ("I", "II")
-EDITION_NAMES = {"gold_silver": "Gold & Silver", "classic": "classic"}
-CURRENCY_STYLE = {
-    "dollar": "green", "pound": "magenta", "krona": "cyan", "rouble": "red",
-    "yen": "yellow", "franc": "bright_blue", "euro": "bright_white",
-}
-KIND_STYLE = {"gold": "bold yellow", "silver": "bold white", "coin": "bold yellow", "bluff": "dim italic"}
-
-
-def card_style(card: str) -> str:
-    cur = money_cards.currency(card)
-    return CURRENCY_STYLE[cur] if cur else KIND_STYLE.get(money_cards.kind(card), "")
-
-
-def card_text(card: str) -> Text:
-    return Text(money_cards.label(card), style=card_style(card))
-
-
-def cards_text(cards: Sequence[str], sep: str = " · ") -> Text:
-    if not cards:
-        return Text("nothing", style="dim")
-    return Text(sep).join(card_text(c) for c in cards)
-
-
-def total(cards: Sequence[str]) -> int:
-    return sum(money_cards.value(c) for c in cards)
+from ...widgets import PickList, PickRow
+from ...widgets.panel import Panel
+from ..base import STYLES, GameScreen, Legal
+from .text import EDITION_NAMES, SIDES, card_style, cards_text, total
 
 
 class MoneyScreen(GameScreen):

@@ -1,0 +1,5 @@
+"""The Money! screen: text (cards as text) and screen (MoneyScreen)."""
+
+from .screen import MoneyScreen
+
+__all__ = ["MoneyScreen"]

@@ -1,0 +1,142 @@
+"""The Sheriff board: discard piles, stands, the scoreboard's bag cell and the prompt line."""
+
+from __future__ import annotations
+
+from rich.text import Text
+
+from engine.core import HIDDEN
+from engine.sheriff.cards import ASIDE_MAX, BAG_MAX, EXCHANGES, HAND_SIZE
+from engine.sheriff.state import SeatView, View
+
+from .text import OUTCOME_SHORT, good_name, good_text, goods_text, plural
+
+
+class BoardText:
+    """SheriffScreen's board texts (a mixin: reads the screen's view, mode and names)."""
+
+    def _bag_cell(self, view: View, p: SeatView) -> Text:
+        """Short: the names need the room (the declared goods are on the board)."""
+        if p.seat == view.sheriff:
+            return Text("★", style="bold yellow")
+        if p.outcome:
+            return Text(OUTCOME_SHORT.get(p.outcome, p.outcome), style="dim")
+        if p.bag:
+            return Text(str(len(p.bag)), style="bold")
+        if view.phase == "load" and p.seat in view.active:
+            return Text("…", style="dim")
+        return Text("")
+
+    def _piles_text(self, view: View) -> Text:
+        out = Text(no_wrap=True, overflow="ellipsis")
+        for k, pile in enumerate(view.piles):
+            if k:
+                out.append("\n")
+            out.append(f"Pile {k + 1} ", style="bold")
+            if not pile:
+                out.append("empty", style="dim")
+            else:
+                out.append("top ")
+                out.append_text(good_text(pile[0]))
+                out.append(f" ({len(pile)} deep)", style="dim")
+                if len(pile) > 1:
+                    out.append(" under: ", style="dim")
+                    out.append(", ".join(good_name(c) for c in pile[1:]), style="dim")
+        return out
+
+    def _stands_text(self, view: View) -> Text:
+        out = Text(no_wrap=True, overflow="ellipsis")
+        names = ["You" if p.seat == view.seat else self.player_name(p.seat)[:8] for p in view.players]
+        width = max(len(n) for n in names)  # as narrow as the names allow: stands get long
+        for p in view.players:
+            if p.seat:
+                out.append("\n")
+            mine = p.seat == view.seat
+            mark = "★" if p.seat == view.sheriff else " "
+            out.append(f"{mark}{names[p.seat]:<{width}} ", style="bold" if mine else "")
+            out.append_text(self._stand_text(p, mine or view.phase == "over"))
+        return out
+
+    def _stand_text(self, p: SeatView, open_: bool) -> Text:
+        out = Text()
+        if p.stand_up:
+            out.append_text(goods_text(p.stand_up, " ", short=True))
+        down = p.stand_down
+        if down:
+            if p.stand_up:
+                out.append(" ")
+            known = [c for c in down if c != HIDDEN]
+            if open_ or len(known) == len(down):
+                out.append("▯", style="red")
+                out.append_text(goods_text(down, " ", short=True))
+            else:
+                out.append(f"▯{len(down)} face down", style="red")
+                if known:
+                    out.append(" incl. ", style="dim")
+                    out.append_text(goods_text(known, " ", short=True))
+        if not p.stand_up and not down:
+            out.append("empty stand", style="dim")
+        return out
+
+    def _prompt_text(self, view: View) -> Text:
+        actor = view.active[0] if view.active else -1
+        who = "You" if actor == view.seat else (self.player_name(actor) if actor >= 0 else "")
+        if self._entry_for == "demand":
+            line = "Type your demand: Enter sends it, Esc cancels"
+        elif self._entry_for == "promise":
+            line = "Type your promise (binds nothing): Enter keeps it, Esc cancels"
+        elif view.phase == "over":
+            line = "Game over: every stand is open (e: the results)"
+        else:
+            line = self._my_prompt(view, who) or self._watching_prompt(view, actor, who)
+        return Text(line, style="bold")
+
+    def _my_prompt(self, view: View, who: str) -> str:
+        """What this seat is asked to do now ("" when it is not its move)."""
+        name, mode, me = self.player_name, self.mode, self.me
+        if mode == "draw":
+            missing = HAND_SIZE - len(me.hand) if me else 0
+            return (f"Draw {missing} more: 1 / 2 = a pile's top, d = draw pile" if missing > 0
+                    else "Draw: 1 / 2 = a pile's top, d = draw pile")
+        if mode == "load":
+            return f"Load your bag: mark 1 to {min(BAG_MAX, len(me.hand))} cards, Enter"
+        if mode == "declare":
+            return f"Declare your bag of {plural(len(me.bag), 'card')}: pick the good"
+        if mode == "answer":
+            said = (f"Answer {name(view.merchant)}'s offer" if view.offer is not None
+                    else f"{name(view.merchant)} has made no offer")
+            return said + f" (exchange {view.exchange}/{EXCHANGES})"
+        if mode == "pay":
+            return f"Pay your debt with goods: {view.debt.amount} still owed" if view.debt else "Pay with goods"
+        return {
+            "aside": f"Market: mark up to {ASIDE_MAX} cards to set aside, Enter",
+            "discard": "Discard onto pile 1 or 2 (t = put on top)",
+            "preload": f"While {who} is at the market: mark your bag now (Enter once the market ends)",
+            "choose": "Sheriff: choose the next merchant to deal with",
+            "offer": f"Make an offer to Sheriff {name(view.sheriff)} (exchange {view.exchange}/{EXCHANGES})",
+            "confiscate": "Confiscated: put them on pile 1 or 2 (last = top)",
+        }.get(mode, "")
+
+    def _watching_prompt(self, view: View, actor: int, who: str) -> str:
+        """What the others are doing while this seat waits."""
+        name = self.player_name
+        sheriff = "You" if view.sheriff == view.seat else name(view.sheriff)
+        if view.phase == "market":
+            aside = len(view.players[actor].set_aside) if actor >= 0 else 0
+            doing = {"set_aside": "chooses cards to set aside", "draw": f"draws ({aside} set aside)",
+                     "discard": f"discards {plural(aside, 'card')}"}.get(view.step, "")
+            return f"Market: {who} {doing}"
+        if view.phase == "load":
+            return "Merchants load their bags in secret"
+        if view.phase == "declare":
+            return f"{who} declares {'your' if actor == view.seat else 'a'} bag"
+        if view.step == "pay":
+            payer = view.debt.payer if view.debt else actor
+            return f"{name(payer)} pays the rest of the debt in goods"
+        return {
+            "choose": f"Sheriff {sheriff} chooses the next merchant",
+            "offer": f"{name(view.merchant)} makes an offer (exchange {view.exchange}/{EXCHANGES})",
+            "answer": f"Sheriff {sheriff} answers {name(view.merchant)}",
+            "confiscate": f"Sheriff {sheriff} places the confiscated cards",
+            # network play: the merchant's client opens its sealed bag
+            "open": f"{name(view.merchant)}'s bag is opened (its sealed contents are checked)",
+        }.get(view.step, "")

@@ -1,0 +1,268 @@
+"""The Sheriff detail panel: the negotiation, opened bags turned over, and consequences."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import replace
+
+from rich.text import Text
+from textual.widgets import Static
+
+from engine.sheriff.cards import EXCHANGES, GOODS, IDX, PENALTY
+from engine.sheriff.state import Accept, Demand, Inspect, NoOffer, Offer, Pass, SeatView, View
+
+from .text import OUTCOME_WORD, by_kind, fine, good_name, good_text, goods_text, short_name
+
+log = logging.getLogger(__name__)
+
+
+class DetailPanel:
+    """SheriffScreen's detail panel (a mixin: reads the screen's view and the offer being built)."""
+
+    # ---- the detail panel: negotiation, opened bags, consequences -------------------------
+    def _draw_detail(self) -> None:
+        view = self.view
+        if view is None:
+            return
+        lines = self._detail_lines(view)
+        detail = self.query_one("#detail", Static)
+        detail.update(Text("\n").join(lines) if lines else Text(""))
+        detail.display = bool(lines)
+
+    def _detail_lines(self, view: View) -> list[Text]:
+        mode = self.mode
+        lines: list[Text] = []
+        me = self.me
+        if me is not None and me.bag and mode != "offer":
+            line = Text("Your bag: ", style="bold")
+            line.append_text(goods_text(me.bag))
+            if me.declared:
+                line.append(f" · declared {len(me.bag)} {good_name(me.declared)}")
+            lines.append(line)
+        if mode == "draw" and me is not None and me.set_aside:
+            lines.append(Text("Set aside: ", style="bold").append_text(goods_text(me.set_aside)))
+        if mode in ("draw", "discard") and self.draws:
+            line = Text("Drawn: ", style="bold")
+            line.append_text(Text(", ").join(
+                Text.assemble(good_text(card), (f" ({source})", "dim")) for source, card in self.draws))
+            lines.append(line)
+        if mode in ("discard", "confiscate"):
+            line = Text("Placed in this order: ", style="bold")
+            line.append_text(Text(" → ").join(good_text(c) for c in self.order))
+            line.append(" (top)", style="dim")
+            lines.append(line)
+        if view.phase == "inspect":
+            lines.extend(self._negotiation_lines(view))
+        elif view.phase == "declare":
+            bags = self._bags_line(view, view.players, title="Declared: ")
+            if bags is not None:
+                lines.append(bags)
+        elif view.phase in ("market", "load") and mode not in ("draw", "discard"):
+            lines.extend(self._last_round_lines(view))
+        if mode == "offer":
+            lines.extend(self._offer_consequences(view))
+        if mode == "confiscate" and view.merchant >= 0:
+            owed = fine(view.confiscated)
+            lines.append(Text(f"{self.player_name(view.merchant)} then owes you {owed} gold in fines.", style="dim"))
+        if mode == "pay" and view.debt is not None:
+            lines.append(Text(f"No gold left: pay {self.player_name(view.debt.creditor)} in goods "
+                              "(legal first, no change)", style="dim"))
+        return lines
+
+    def _declared_text(self, view: View, p: SeatView, round_: int | None = None) -> Text:
+        size = self.bag_sizes.get((view.round if round_ is None else round_, p.seat))
+        out = Text(f"{size} " if size else "")
+        out.append_text(good_text(p.declared, short=True))
+        return out
+
+    def _bags_line(self, view: View, players: Sequence[SeatView], round_: int | None = None,
+                   title: str = "Bags: ") -> Text | None:
+        """Every declared bag of a round with what became of it."""
+        parts = []
+        for p in players:
+            if not p.declared:
+                continue
+            part = Text("You" if p.seat == view.seat else self.player_name(p.seat), style="bold")
+            part.append(" ")
+            part.append_text(self._declared_text(view, p, round_))
+            if p.outcome:
+                part.append(f" {OUTCOME_WORD.get(p.outcome, p.outcome)}", style="dim")
+            parts.append(part)
+        if not parts:
+            return None
+        return Text(title, style="bold").append_text(Text(" · ").join(parts))
+
+    def _negotiation_lines(self, view: View) -> list[Text]:
+        name = self.player_name
+        mode = self.mode
+        lines: list[Text] = []
+        if mode not in ("offer", "answer", "choose"):
+            bags = self._bags_line(view, view.players)
+            if bags is not None:
+                lines.append(bags)
+        if view.conditions:
+            line = Text("Accepted: ", style="bold")
+            line.append(", ".join(f"{kind} {name(x)}" for kind, x in view.conditions))
+            lines.append(line)
+        merchant = view.merchant if view.merchant >= 0 else (view.talk[0][0] if view.talk else -1)
+        if merchant >= 0:
+            m = view.players[merchant]
+            head = Text(f"{'You' if merchant == view.seat else name(merchant)}", style="bold")
+            if m.declared:
+                head.append(" declared ")
+                head.append_text(self._declared_text(view, m))
+            if m.outcome:
+                head.append(f" · {OUTCOME_WORD.get(m.outcome, m.outcome)}", style="dim")
+            lines.append(head)
+            for seat, action in view.talk[-(2 if mode == "offer" else 3):]:
+                lines.append(self._talk_line(view, seat, action))
+        if mode != "offer":
+            for p in view.players:  # every bag opened this round, turned over card by card
+                if p.revealed:
+                    lines.append(self._revealed_line(view, p))
+        return lines
+
+    def _last_round_lines(self, view: View) -> list[Text]:
+        """During the market: what became of last round's bags (the view forgets them)."""
+        if self.last_round is None or self.last_round[0] != view.round - 1:
+            return []
+        round_, seen = self.last_round
+        players = [p if p.outcome or not p.declared
+                   else replace(p, outcome=self.verdicts.get((round_, p.seat), "")) for p in seen]
+        lines = []
+        bags = self._bags_line(view, players, round_, f"Round {round_ + 1}: ")
+        if bags is not None:
+            lines.append(bags)
+        for p in players:
+            if p.revealed:
+                lines.append(self._revealed_line(view, p, round_))
+        return lines
+
+    def _talk_line(self, view: View, seat: int, action: object) -> Text:
+        who = "You" if seat == view.seat else self.player_name(seat)
+        line = Text("  ")
+        line.append(f"{who}: ", style="bold")
+        if isinstance(action, Offer):
+            line.append_text(self._offer_text(action, view))
+        elif isinstance(action, NoOffer):
+            line.append("no new offer", style="dim")
+        elif isinstance(action, Demand):
+            line.append(f'demands "{action.text}"' if action.text else "demands more", style="yellow")
+        elif isinstance(action, Accept):
+            line.append("accepts", style="green")
+        elif isinstance(action, Pass):
+            line.append("lets the bag pass", style="green")
+        elif isinstance(action, Inspect):
+            line.append("opens the bag!", style="bold red")
+        else:
+            line.append(str(action))
+        return line
+
+    def _offer_text(self, offer: Offer, view: View) -> Text:
+        parts: list[Text] = []
+        if offer.gold:
+            parts.append(Text(f"{offer.gold} gold", style="bold yellow"))
+        if offer.stand_goods:
+            parts.append(Text("stand: ").append_text(goods_text(offer.stand_goods, " ")))
+        if offer.bag_goods:
+            parts.append(Text("from bag: ").append_text(goods_text(offer.bag_goods, " ")))
+        for kind, x in offer.conditions:
+            parts.append(Text(f"you {kind} {'me' if x == view.seat else self.player_name(x)}", style="cyan"))
+        if offer.promise.strip():
+            parts.append(Text(f'"{offer.promise}"', style="italic"))
+        return Text("; ").join(parts) if parts else Text("nothing", style="dim")
+
+    def _revealed_line(self, view: View, p: SeatView, round_: int | None = None) -> Text:
+        key = (view.round if round_ is None else round_, p.seat)
+        shown = self.turned.setdefault(key, 0) if round_ is None else len(p.revealed)
+        owner = "Your opened bag" if p.seat == view.seat else f"{self.player_name(p.seat)}'s bag"
+        line = Text(f"{owner}: ", style="bold")
+        for card in p.revealed[:shown]:
+            ok = card == p.declared
+            line.append_text(good_text(card, short=True))
+            line.append("✓ " if ok else "✗ ", style="green" if ok else "bold red")
+        hidden = len(p.revealed) - shown
+        if hidden > 0:
+            line.append("▮ " * hidden, style="dim")
+        else:
+            lies = [c for c in p.revealed if c != p.declared]
+            line.append(f"lie: fine {fine(lies)}" if lies else f"honest: paid {fine(p.revealed)}",
+                        style="bold red" if lies else "bold green")
+        return line
+
+    def _turn_cards(self) -> None:
+        """Timer: turn over one more card of every opened bag still face down, then redraw."""
+        view = self.view
+        if view is None or not self.is_attached or self._passing:
+            return
+        moved = False
+        for p in view.players:
+            key = (view.round, p.seat)
+            if p.revealed and self.turned.get(key, 0) < len(p.revealed):
+                self.turned[key] = self.turned.get(key, 0) + 1
+                moved = True
+        if moved:
+            try:
+                self._draw_detail()
+            except Exception:
+                log.exception("turning a card over failed")
+
+    # ---- consequences shown with each choice ---------------------------------------------
+    def _inspection_outcome(self, bag: Sequence[str], declared: str) -> str:
+        """What opening this bag would do, in a few words (for the merchant who knows it)."""
+        lies = [c for c in bag if c != declared]
+        if not lies:
+            return f"honest: Sheriff pays you {fine(bag)}"
+        kept = len(bag) - len(lies)
+        lost = ", ".join(f"{short_name(g)} {n}" for g, n in by_kind(lies))
+        return f"lie: {kept} kept, you pay {fine(lies)} ({lost} lost)"
+
+    def _offer_consequences(self, view: View) -> list[Text]:
+        me = self.me
+        if me is None:
+            return []
+        offer = self._built_offer()
+        lines = [Text("Your offer: ", style="bold").append_text(
+            self._offer_text(offer, view) if isinstance(offer, Offer) else Text("nothing yet", style="dim"))]
+        delivered = [c for c, n in self.bag_claim.items() for _ in range(min(n, me.bag.count(c)))]
+        passing = list(me.bag)
+        for card in delivered:
+            passing.remove(card)
+        line = Text("Accepted: ", style="green")
+        line.append(f"you give {self.gold} gold" if self.gold else "no gold")
+        given = [g for g in GOODS for _ in range(self.stand_pick[g])]
+        if given:
+            line.append(" + ")
+            line.append_text(goods_text(given, " ", short=True))
+        if delivered:
+            line.append(" + from the bag " + ", ".join(good_name(c) for c in delivered))
+        line.append("; to your stand: ")
+        line.append_text(goods_text(passing, " ", "nothing", short=True))
+        lines.append(line)
+        lines.append(Text("Inspected: ", style="red").append(self._inspection_outcome(me.bag, me.declared)))
+        return lines
+
+    def _answer_consequence(self, view: View, action: object) -> str:
+        m = view.players[view.merchant] if view.merchant >= 0 else None
+        if isinstance(action, Accept) and isinstance(view.offer, Offer):
+            o = view.offer
+            gets = []
+            if o.gold:
+                gets.append(f"{o.gold} gold")
+            if o.stand_goods:
+                gets.append(", ".join(good_name(c) for c in o.stand_goods))
+            if o.bag_goods:
+                gets.append("bag: " + ", ".join(good_name(c) for c in o.bag_goods) + " if there")
+            text = ("get " + " + ".join(gets)) if gets else "get nothing"
+            for kind, x in o.conditions:
+                text += f"; must {kind} {self.player_name(x)}"
+            return text + "; bag passes"
+        if isinstance(action, Pass):
+            return "bag passes; you get nothing"
+        if isinstance(action, Inspect):
+            honest = len(m.bag) * PENALTY[IDX[m.declared]] if m and m.declared else 0
+            return f"honest: you pay {honest}; lie: they pay fines"
+        if isinstance(action, Demand):
+            return f"ask for more, exchange {view.exchange + 1}/{EXCHANGES}"
+        return ""

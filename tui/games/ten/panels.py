@@ -1,0 +1,230 @@
+"""Ten's decision panel: what this seat may do now as a prompt and PickList rows."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.widgets import Static
+
+from engine.ten.cards import CELL, NUMBER_VALUE, TOKEN_CAP, TYPE_OF, card_name
+from engine.ten.scoring import collection_total
+from engine.ten.state import (
+    AUCTION,
+    BUY,
+    CHOOSE,
+    DRAW,
+    FINAL_BUY,
+    OVER,
+    PAY,
+    SOLO_WILD,
+    Bid,
+    Buy,
+    BuyWild,
+    ClaimCurrency,
+    ClaimNumbers,
+    DiscardWild,
+    Draw,
+    Pass,
+    Pay,
+    Skip,
+    View,
+)
+
+from ...widgets import PickList, PickRow
+from ..base import Legal
+from .text import (
+    BUYING_PHASES,
+    card_losses,
+    card_text,
+    payment_options,
+    payment_text,
+    plural,
+    points,
+)
+
+
+class DecisionPanels:
+    """TenScreen's decision panel (a mixin: reads the screen's view, bid and marks)."""
+
+    def _draw_panel(self, view: View, legal: Legal, new_step: bool) -> None:
+        prompt = self.query_one("#prompt", Static)
+        choices = self.query_one("#choices", PickList)
+        mine = self.my_turn and view.phase != OVER
+        if view.phase == AUCTION:
+            text, rows = self._auction_panel(view, legal, mine)
+        elif not mine:
+            text, rows = self._watching_text(view), []
+        elif view.phase in (DRAW, CHOOSE):
+            text, rows = self._choose_panel(view, legal)
+        elif view.phase == PAY:
+            text = Text(f"You won {card_name(view.auction.wild)} for {view.price}: choose how to pay.", style="bold")
+            rows = self._payment_rows(view.price, view.auction.wild, legal, lambda p: Pay(p))
+        elif view.phase == SOLO_WILD:
+            text, rows = self._solo_wild_panel(view, legal)
+        elif view.phase in BUYING_PHASES:
+            text, rows = self._buy_panel(view, legal)
+        else:
+            text, rows = Text(""), []
+        prompt.update(text)
+        keep = None
+        if new_step and rows:
+            keep = next((r.key for r in rows if r.enabled), rows[0].key)
+        choices.set_rows(rows, keep=keep)
+        if rows and self.focused is None:
+            choices.focus()
+
+    def _watching_text(self, view: View) -> Text:
+        if view.phase == OVER:
+            return Text("The game is over: e shows the results, v every collection.", style="bold")
+        actor = view.active[0] if view.active else view.turn
+        who = self.player_name(actor)
+        text = {
+            DRAW: f"{who} starts a turn.",
+            CHOOSE: f"{who} draws again or claims.",
+            PAY: f"{who} pays {view.price} for {card_name(view.auction.wild) if view.auction else 'the wild'}.",
+            SOLO_WILD: f"{who} keeps or discards the wild.",
+            BUY: f"{who} may buy one market card.",
+        }.get(view.phase)
+        if view.phase == FINAL_BUY:
+            order = ", then ".join(self.player_name(s) for s in view.buyers)
+            text = f"Final buys: {order}."
+        return Text(text or "", style="italic")
+
+    def _choose_panel(self, view: View, legal: Legal) -> tuple[Text, list[PickRow]]:
+        me = self.me
+        numbers = [c for c in view.tableau if c in NUMBER_VALUE]
+        if view.phase == DRAW:
+            text = Text("Your turn: draw the first card.", style="bold")
+        else:
+            text = Text("Draw again, or stop and claim.", style="bold")
+        gain = collection_total(me.collection + tuple(numbers)) - me.score
+        others = view.n_players > 1 and view.currency_sum
+        draw = Text.assemble(("d ", "bold"), "Draw" + (" again" if view.phase == CHOOSE else ""))
+        if view.deck_size:
+            draw.append(f"  ({view.bust_cards} of {view.deck_size} cards bust you)", style="dim")
+        else:
+            draw.append("  (the deck is empty)", style="dim")
+        claim = Text.assemble(("n ", "bold"), f"Claim numbers: {points(gain, sign=True)}")
+        claim.append(f", others +{view.currency_sum} tokens" if others else "", style="yellow")
+        claim.append(", then buy", style="dim")
+        takes = min(view.currency_sum, TOKEN_CAP - me.currency) if view.currency_sum else 0
+        currency = Text.assemble(("c ", "bold"), f"Claim currency: +{plural(takes, 'token')}")
+        if numbers:
+            currency.append(f"; {len(numbers)} number{'s' * (len(numbers) != 1)} to the market", style="dim")
+        rows = [
+            PickRow(("act", Draw()), draw, Draw() in legal),
+            PickRow(("act", ClaimNumbers()), claim, ClaimNumbers() in legal),
+            PickRow(("act", ClaimCurrency()), currency, ClaimCurrency() in legal),
+        ]
+        return text, [row for row in rows if row.enabled]  # only what is legal now
+
+    def _lowest_bid(self, view: View) -> int:
+        return max(1, view.auction.high_bid + 1) if view.auction is not None else 1
+
+    def _auction_panel(self, view: View, legal: Legal, mine: bool) -> tuple[Text, list[PickRow]]:
+        auction = view.auction
+        text = Text("Auction ", style="bold")
+        text.append_text(card_text(auction.wild))
+        text.append(f" drawn by {self.player_name(view.turn)} · ")
+        if auction.high_bidder >= 0:
+            text.append(f"high bid {auction.high_bid} ({self.player_name(auction.high_bidder)})", style="bold")
+        else:
+            text.append("no bid yet", style="dim")
+        if auction.bids:
+            said = ", ".join(f"{self.player_name(s)} {amount or 'pass'}" for s, amount in auction.bids)
+            text.append(f"\nBids: {said}", style="dim")
+        if not mine:
+            later = [self.player_name(s) for s in auction.bidders]
+            if later:
+                text.append(f"\nTo bid: {', '.join(later)}", style="italic")
+            return text, []
+        me = self.me
+        low = self._lowest_bid(view)
+        self.bid_amount = max(low, min(self.bid_amount, me.power))
+        gain = collection_total(me.collection + (auction.wild,)) - me.score
+        text.append(f"\nThe wild gives you {points(gain, sign=True)} · your power {me.power}", style="italic")
+        if me.power < low:
+            bid = Text(f"  You cannot bid: it takes {low}, your power is {me.power}", style="dim")
+            return text, [PickRow(("act", Pass()), Text.assemble(("p ", "bold"), "Pass")), PickRow(("none",), bid, False)]
+        bid = Text.assemble(("⏎ ", "bold"), "Bid ", ("◀ ", "bold"), (f"{self.bid_amount}", "bold reverse"),
+                            (" ▶", "bold"), (f"  (←/→ or type: {low} to {me.power})", "dim"))
+        rows = [
+            PickRow(("bid",), bid, Bid(self.bid_amount) in legal),
+            PickRow(("act", Pass()), Text.assemble(("p ", "bold"), "Pass"), Pass() in legal),
+        ]
+        return text, rows
+
+    def _solo_wild_panel(self, view: View, legal: Legal) -> tuple[Text, list[PickRow]]:
+        wild = view.auction.wild
+        gain = collection_total(self.me.collection + (wild,)) - self.me.score
+        text = Text("You drew ", style="bold")
+        text.append_text(card_text(wild))
+        text.append(f" ({points(gain, sign=True)} if kept): keep it for {view.price}, or discard it (x).", style="bold")
+        rows = self._payment_rows(view.price, wild, legal, lambda p: BuyWild(p))
+        discard = Text.assemble(("x ", "bold"), "Discard the wild")
+        index = next((i for i, row in enumerate(rows) if row.key[0] == "none"), len(rows))
+        rows.insert(index, PickRow(("act", DiscardWild()), discard, DiscardWild() in legal))
+        return text, rows
+
+    def _buy_panel(self, view: View, legal: Legal) -> tuple[Text, list[PickRow]]:
+        me = self.me
+        final = view.phase == FINAL_BUY
+        if self.buy_card is not None and self.buy_card in view.buyable:
+            price = NUMBER_VALUE[self.buy_card]
+            text = Text("Buy ", style="bold")
+            text.append_text(card_text(self.buy_card))
+            text.append(f" for {price}: choose how to pay (b: back).", style="bold")
+            return text, self._payment_rows(price, self.buy_card, legal, lambda p: Buy(self.buy_card, p))
+        self.buy_card = None
+        text = Text("Final buy: " if final else "Buy phase: ", style="bold")
+        if view.market:
+            text.append(f"one market card (price = its number), power {me.power}.")
+        else:
+            text.append("the market is empty: s to go on.")
+        rows = [PickRow(("act", Skip()), Text.assemble(("s ", "bold"), "Skip: buy nothing"), Skip() in legal)]
+        seen: set[str] = set()
+        held = {CELL[c] for c in me.collection if c in CELL}
+        offers, blocked = [], []
+        for card in view.market:
+            if TYPE_OF[card] in seen:
+                continue
+            seen.add(TYPE_OF[card])
+            price = NUMBER_VALUE[card]
+            gain = collection_total(me.collection + (card,)) - me.score
+            line = Text.assemble(card_text(card), f"  price {price}  ")
+            best = -1
+            if card in view.buyable:
+                line.append(points(gain, sign=True), style="bold green" if gain > 0 else "dim")
+                best = max(o.score_after for o in payment_options(price, me, card, ()))
+                line.append(f"  → {points(best)} after paying", style="bold" if best > me.score else "dim")
+            else:
+                blocked.append(f"{card_name(card)} ({'you hold one' if CELL[card] in held else 'too dear'})")
+                continue
+            offers.append((-best, -gain, price, card, line))
+        offers.sort(key=lambda o: o[:4])  # what you would score after paying, best first
+        # Only what can be bought is offered; the rest is named once, with the reason.
+        rows.extend(PickRow(("market", card), line) for *_, card, line in offers)
+        if blocked:
+            text.append("\nNot for you now: " + ", ".join(blocked), style="dim")
+        return text, rows
+
+    def _payment_rows(self, price: int, gained: str, legal: Legal, make) -> list[PickRow]:
+        me = self.me
+        rows = []
+        for option in payment_options(price, me, gained, sorted(self.marked)):
+            action = make(option.payment)
+            worth = option.payment.currency + 3 * option.payment.busts + len(option.payment.cards)
+            line = Text(f"→{points(option.score_after):>7}  ", style="bold")
+            line.append(payment_text(option.payment))
+            if worth > price:
+                line.append(f" ({worth - price} lost)", style="dim")
+            if action in legal:
+                rows.append(PickRow(("pay", action), line))
+        if me.collection:
+            rows.append(PickRow(("none",), Text("cards you could give (space marks):", style="dim italic"), False))
+            losses = dict((card, loss) for loss, card in card_losses(me.collection))
+            for card in sorted(me.collection, key=lambda c: (losses[c], c)):
+                mark = "[x]" if card in self.marked else "[ ]"
+                line = Text.assemble((f"{mark} ", "bold green" if card in self.marked else "dim"), card_text(card))
+                line.append(f"  -{losses[card]} pt" if losses[card] else "  scores nothing now", style="dim")
+                rows.append(PickRow(("mark", card), line))
+        return rows

@@ -1,0 +1,197 @@
+"""Ten's cards, collections and payments as text (pure helpers, no widgets)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from rich.text import Text
+
+from engine.core import Result
+from engine.ten import score_collection
+from engine.ten.cards import (
+    CARD_TYPES,
+    CELL,
+    COLOUR_WILD,
+    COLOURS,
+    CURRENCY,
+    NUMBER,
+    NUMBER_VALUE,
+    TYPE_OF,
+    card_name,
+)
+from engine.ten.payment import payment_shapes
+from engine.ten.scoring import CollectionScore, ColourRun, collection_total
+from engine.ten.state import BUY, FINAL_BUY, PAY, SOLO_WILD, Payment, PlayerView
+
+COLOUR_STYLE = {"red": "bold red", "blue": "bold dodger_blue1", "green": "bold green", "orange": "bold dark_orange"}
+WILD_STYLE = "bold magenta"
+CURRENCY_STYLE = "bold yellow"
+SUPERSCRIPT = {2: "²", 3: "³"}
+PAYING_PHASES = (PAY, SOLO_WILD)
+BUYING_PHASES = (BUY, FINAL_BUY)
+
+
+# ---- pure helpers: cards and collections as text ---------------------------------------------
+def card_style(card: str) -> str:
+    kind = CARD_TYPES[TYPE_OF[card]]
+    if kind.kind == NUMBER:
+        return COLOUR_STYLE[kind.colour]
+    if kind.kind == COLOUR_WILD:
+        return COLOUR_STYLE[kind.colour] + " italic"
+    if kind.kind == CURRENCY:
+        return CURRENCY_STYLE
+    return WILD_STYLE
+
+
+def card_text(card: str) -> Text:
+    return Text(card_name(card), style=card_style(card))
+
+
+def cards_text(cards: Sequence[str], sep: str = " · ", empty: str = "none") -> Text:
+    if not cards:
+        return Text(empty, style="dim")
+    return Text(sep).join(card_text(c) for c in cards)
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def points(n: int, sign: bool = False) -> str:
+    """"1 pt", "3 pts"; with sign "+1 pt", "-2 pts"."""
+    number = f"{n:+d}" if sign else str(n)
+    return number + (" pt" if abs(n) == 1 else " pts")
+
+
+def without(collection: Sequence[str], cards: Sequence[str]) -> tuple[str, ...]:
+    gone = set(cards)
+    return tuple(c for c in collection if c not in gone)
+
+
+def market_text(market: Sequence[str]) -> Text:
+    """The market grouped by colour, numbers ascending: it has no size limit, so it stays short."""
+    out = Text("Market ", style="bold")
+    if not market:
+        out.append("empty", style="dim")
+        return out
+    out.append(f"({len(market)}) ", style="dim")
+    parts = []
+    for colour in COLOURS:
+        numbers = sorted(NUMBER_VALUE[c] for c in market if CARD_TYPES[TYPE_OF[c]].colour == colour)
+        if numbers:
+            parts.append(Text(f"{colour} " + " ".join(map(str, numbers)), style=COLOUR_STYLE[colour]))
+    out.append_text(Text(" · ").join(parts))
+    return out
+
+
+def colour_line(colour_index: int, cards: Sequence[str], score: CollectionScore) -> Text:
+    """One colour: 1-9 held (² = two copies), the scoring run bold, wilds placed in reverse."""
+    colour = COLOURS[colour_index]
+    style = COLOUR_STYLE[colour]
+    run = score.runs[colour_index]
+    counts = [0] * 10
+    for card in cards:
+        cell = CELL.get(card)
+        if cell and cell[0] == colour_index:
+            counts[cell[1]] += 1
+    wild_at = {use.number for use in score.wilds if use.colour == colour}
+    out = Text(f"{colour:<7}", style=style)
+    for n in range(1, 10):
+        in_run = run.low <= n <= run.high
+        if n in wild_at:
+            out.append(str(n), style=style + " reverse")
+        elif counts[n]:
+            out.append(str(n), style=style if in_run else "dim")
+        else:
+            out.append("·", style="dim")
+        out.append(SUPERSCRIPT.get(counts[n], " "), style="dim")
+    out.append(f"{run.points:>3} pt{'s' if run.points != 1 else ' '}", style="bold" if run.points else "dim")
+    return out
+
+
+def placed_wilds(run: ColourRun) -> str:
+    """The wilds filling a run: "wild 5 as 5, red wild as 7" ("" when none)."""
+    return ", ".join(f"{card_name(cell.card)} as {cell.number}" for cell in run.cells if cell.card not in CELL)
+
+
+def run_summary(score: CollectionScore) -> Text:
+    """Each colour's scoring run, short: "r3-7 b1-2 g– o4" in the colours' styles."""
+    out = Text()
+    for run in score.runs:
+        label = "–" if not run.low else (f"{run.low}" if run.low == run.high else f"{run.low}-{run.high}")
+        out.append(f"{run.colour[0]}{label:<5}", style=COLOUR_STYLE[run.colour] if run.low else "dim")
+    return out
+
+
+def collections_text(names: Sequence[str], players: Sequence[PlayerView], result: Result | None = None) -> Text:
+    """Every player's collection as runs per colour with the wilds in place (the end screen)."""
+    out = Text()
+    for player in players:
+        score = score_collection(player.collection)
+        if player.seat:
+            out.append("\n\n")
+        out.append(names[player.seat] if player.seat < len(names) else f"seat {player.seat}", style="bold underline")
+        total = result.scores[player.seat] if result is not None else score.total
+        out.append(f"  {total} points · {plural(player.currency, 'token')} · "
+                   f"{plural(player.busts, 'bust token')} · {plural(len(player.collection), 'card')}")
+        for index in range(len(COLOURS)):
+            out.append("\n")
+            out.append_text(colour_line(index, player.collection, score))
+            run = score.runs[index]
+            placed = placed_wilds(run)
+            if run.low:
+                out.append(f"  run {run.low}-{run.high}", style="dim")
+            if placed:
+                out.append(f" ({placed})", style=WILD_STYLE)
+        unused = [card_name(use.card) for use in score.wilds if use.colour is None]
+        if unused:
+            out.append("\n")
+            out.append("unused: " + ", ".join(unused), style="dim")
+    return out
+
+
+@dataclass(frozen=True)
+class PayOption:
+    """One way to pay, with what the collection would score afterwards."""
+
+    payment: Payment
+    score_after: int
+
+
+def payment_text(payment: Payment) -> str:
+    """ "2 tokens + 1 bust token + green 1 ×2 + red 7" """
+    parts = []
+    if payment.currency:
+        parts.append(plural(payment.currency, "token"))
+    if payment.busts:
+        parts.append(plural(payment.busts, "bust token"))
+    names = [card_name(c) for c in payment.cards]
+    for name in dict.fromkeys(names):
+        count = names.count(name)
+        parts.append(name + (f" ×{count}" if count > 1 else ""))
+    return " + ".join(parts) or "nothing"
+
+
+def card_losses(collection: Sequence[str]) -> list[tuple[int, str]]:
+    """(points lost, card) for giving each card alone, cheapest first."""
+    base = collection_total(collection)
+    return sorted((base - collection_total(collection[:i] + collection[i + 1:]), card)
+                  for i, card in enumerate(collection))
+
+
+def payment_options(price: int, me: PlayerView, gained: str | None, marked: Sequence[str]) -> list[PayOption]:
+    """Every valid shape of payment for `price`; the cards given are the marked ones when they
+    are as many as the shape needs, else the ones the collection misses least."""
+    held = tuple(me.collection)
+    cheapest = [card for _, card in card_losses(held)]
+    marked = sorted(c for c in marked if c in held)
+    options = []
+    for tokens, busts, n_cards in payment_shapes(price, me.currency, me.busts, len(held)):
+        cards = marked if n_cards and len(marked) == n_cards else cheapest[:n_cards]
+        payment = Payment.of(tokens, busts, cards)
+        after = without(held, payment.cards) + ((gained,) if gained else ())
+        options.append(PayOption(payment, collection_total(after)))
+    # Most points kept first; then fewer bust tokens (worth 3), then fewer cards.
+    options.sort(key=lambda o: (-o.score_after, len(o.payment.cards), o.payment.busts, -o.payment.currency))
+    return options
