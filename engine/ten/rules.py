@@ -74,6 +74,7 @@ from .state import (
     new_turn_end,
     new_view,
 )
+from .view import prospects
 
 MAX_PLAYERS = 5
 _SEATS = tuple(frozenset({seat}) for seat in range(MAX_PLAYERS))
@@ -361,6 +362,11 @@ class Ten(Game):
         deck = state.deck
         total, currency_sum = state.total, state.currency_sum
         active = _acting(state)
+        buyable = self.buyable(state, seat) if seat is not None else ()
+        priced = None
+        if seat is not None and seat == active:
+            priced = prospects(phase, players[seat], state.tableau, currency_sum, state.auction,
+                               price, state.market, buyable)
         return new_view(
             seat,
             state.n_players,
@@ -379,8 +385,9 @@ class Ten(Game):
             state.auction,
             price,
             state.buyers,
-            self.buyable(state, seat) if seat is not None else (),
+            buyable,
             state.last_turn,
+            priced,
         )
 
     def _result(self, state: State) -> Result:

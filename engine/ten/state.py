@@ -195,6 +195,55 @@ class PlayerView:
     """Score if the game ended now (best wild assignment)."""
 
 
+@plain("ten.PricedPayment")
+@dataclass(frozen=True, slots=True)
+class PricedPayment:
+    """One way to pay a price, with what the payer's collection scores afterwards."""
+
+    payment: Payment
+    score_after: int
+    """The collection's score after paying, with the card paid for (a market card or the wild)."""
+    overpaid: int
+    """Value given above the price: bust tokens (worth 3) give no change."""
+
+
+@plain("ten.Purchase")
+@dataclass(frozen=True, slots=True)
+class Purchase:
+    """A card the viewing seat may pay for now (a market card or the wild it won or drew)."""
+
+    card: str
+    price: int
+    gain: int
+    """Points the card adds to the collection as it is now (before paying)."""
+    payments: tuple[PricedPayment, ...]
+    """Every valid shape of payment, most points kept first (then fewer cards, fewer bust
+    tokens); the collection cards given are the ones the collection misses least."""
+
+
+@plain("ten.Prospects")
+@dataclass(frozen=True, slots=True)
+class Prospects:
+    """What each choice open to the viewing seat would give it, priced by the engine so that a
+    screen or a bot reads it instead of re-deriving the rules. Filled for the seat that acts."""
+
+    claim_gain: int
+    """Draw / choose: points that claiming the tableau's numbers adds to the collection."""
+    currency_takes: int
+    """Draw / choose: tokens that claiming the currency gives (after the cap of 10)."""
+    wild_gain: int
+    """Auction, pay, solo wild: points the wild adds to the collection (0 when none)."""
+    purchases: tuple[Purchase, ...]
+    """Pay / solo wild: the wild at the price. Buy phases: one per buyable market card type,
+    the best score after paying first."""
+    not_buyable: tuple[tuple[str, str], ...]
+    """Buy phases: (market card, "held" | "price") once per card type this seat may not buy:
+    it holds an identical number card, or the price is above its purchasing power."""
+    card_losses: tuple[tuple[str, int], ...]
+    """When paying or buying: (collection card, points lost by giving it alone), the cards
+    missed least first."""
+
+
 @plain("ten.View")
 @dataclass(frozen=True, slots=True)
 class View:
@@ -222,6 +271,8 @@ class View:
     buyable: tuple[str, ...]
     """Market cards the viewing seat may buy now (empty unless it is in a buy phase)."""
     last_turn: TurnEnd | None
+    prospects: Prospects | None
+    """The viewing seat's choices priced (engine/ten/view.py); None unless it acts now."""
 
 
 # The rules build these once or more per step; elsewhere the plain constructors read better.

@@ -5,8 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from engine.ten.cards import CELL, NUMBER_VALUE, TOKEN_CAP, TYPE_OF, card_name
-from engine.ten.scoring import collection_total
+from engine.ten.cards import NUMBER_VALUE, card_name
 from engine.ten.state import (
     AUCTION,
     BUY,
@@ -25,25 +24,52 @@ from engine.ten.state import (
     Draw,
     Pass,
     Pay,
+    PricedPayment,
+    Prospects,
+    Purchase,
     Skip,
     View,
 )
+from engine.ten.view import priced_payments
 
 from ...widgets import PickList, PickRow
 from ..base import Legal
 from .text import (
     BUYING_PHASES,
-    card_losses,
     card_text,
-    payment_options,
     payment_text,
     plural,
     points,
 )
 
+NOT_BUYABLE = {"held": "you hold one", "price": "too dear"}
+NOTHING = Prospects(0, 0, 0, (), (), ())
+"""What a view carries for a seat that does not act: nothing to price."""
+
 
 class DecisionPanels:
-    """TenScreen's decision panel (a mixin: reads the screen's view, bid and marks)."""
+    """TenScreen's decision panel (a mixin: reads the screen's view, bid and marks). What each
+    choice would give comes priced from the engine (`View.prospects`): no rule is worked out here."""
+
+    @property
+    def prospects(self) -> Prospects:
+        view = self.view
+        return view.prospects if view is not None and view.prospects is not None else NOTHING
+
+    def _purchase(self) -> Purchase | None:
+        """What is being paid for now: the wild (pay, solo wild) or the market card picked."""
+        purchases = self.prospects.purchases
+        if self.view is not None and self.view.phase in BUYING_PHASES:
+            return next((p for p in purchases if p.card == self.buy_card), None)
+        return purchases[0] if purchases else None
+
+    def _payments(self, purchase: Purchase) -> tuple[PricedPayment, ...]:
+        """The ways to pay, with the cards the player marked where they fit (the engine prices them)."""
+        me = self.me
+        if not self.marked or me is None:
+            return purchase.payments
+        marked = tuple(sorted(self.marked))
+        return priced_payments(purchase.price, me.collection, me.currency, me.busts, purchase.card, marked)
 
     def _draw_panel(self, view: View, legal: Legal, new_step: bool) -> None:
         prompt = self.query_one("#prompt", Static)
@@ -57,7 +83,7 @@ class DecisionPanels:
             text, rows = self._choose_panel(view, legal)
         elif view.phase == PAY:
             text = Text(f"You won {card_name(view.auction.wild)} for {view.price}: choose how to pay.", style="bold")
-            rows = self._payment_rows(view.price, view.auction.wild, legal, lambda p: Pay(p))
+            rows = self._payment_rows(self._purchase(), legal, lambda p: Pay(p))
         elif view.phase == SOLO_WILD:
             text, rows = self._solo_wild_panel(view, legal)
         elif view.phase in BUYING_PHASES:
@@ -90,13 +116,12 @@ class DecisionPanels:
         return Text(text or "", style="italic")
 
     def _choose_panel(self, view: View, legal: Legal) -> tuple[Text, list[PickRow]]:
-        me = self.me
         numbers = [c for c in view.tableau if c in NUMBER_VALUE]
         if view.phase == DRAW:
             text = Text("Your turn: draw the first card.", style="bold")
         else:
             text = Text("Draw again, or stop and claim.", style="bold")
-        gain = collection_total(me.collection + tuple(numbers)) - me.score
+        gain, takes = self.prospects.claim_gain, self.prospects.currency_takes
         others = view.n_players > 1 and view.currency_sum
         draw = Text.assemble(("d ", "bold"), "Draw" + (" again" if view.phase == CHOOSE else ""))
         if view.deck_size:
@@ -106,7 +131,6 @@ class DecisionPanels:
         claim = Text.assemble(("n ", "bold"), f"Claim numbers: {points(gain, sign=True)}")
         claim.append(f", others +{view.currency_sum} tokens" if others else "", style="yellow")
         claim.append(", then buy", style="dim")
-        takes = min(view.currency_sum, TOKEN_CAP - me.currency) if view.currency_sum else 0
         currency = Text.assemble(("c ", "bold"), f"Claim currency: +{plural(takes, 'token')}")
         if numbers:
             currency.append(f"; {len(numbers)} number{'s' * (len(numbers) != 1)} to the market", style="dim")
@@ -140,7 +164,7 @@ class DecisionPanels:
         me = self.me
         low = self._lowest_bid(view)
         self.bid_amount = max(low, min(self.bid_amount, me.power))
-        gain = collection_total(me.collection + (auction.wild,)) - me.score
+        gain = self.prospects.wild_gain
         text.append(f"\nThe wild gives you {points(gain, sign=True)} · your power {me.power}", style="italic")
         if me.power < low:
             bid = Text(f"  You cannot bid: it takes {low}, your power is {me.power}", style="dim")
@@ -155,11 +179,11 @@ class DecisionPanels:
 
     def _solo_wild_panel(self, view: View, legal: Legal) -> tuple[Text, list[PickRow]]:
         wild = view.auction.wild
-        gain = collection_total(self.me.collection + (wild,)) - self.me.score
+        gain = self.prospects.wild_gain
         text = Text("You drew ", style="bold")
         text.append_text(card_text(wild))
         text.append(f" ({points(gain, sign=True)} if kept): keep it for {view.price}, or discard it (x).", style="bold")
-        rows = self._payment_rows(view.price, wild, legal, lambda p: BuyWild(p))
+        rows = self._payment_rows(self._purchase(), legal, lambda p: BuyWild(p))
         discard = Text.assemble(("x ", "bold"), "Discard the wild")
         index = next((i for i, row in enumerate(rows) if row.key[0] == "none"), len(rows))
         rows.insert(index, PickRow(("act", DiscardWild()), discard, DiscardWild() in legal))
@@ -167,64 +191,49 @@ class DecisionPanels:
 
     def _buy_panel(self, view: View, legal: Legal) -> tuple[Text, list[PickRow]]:
         me = self.me
-        final = view.phase == FINAL_BUY
-        if self.buy_card is not None and self.buy_card in view.buyable:
-            price = NUMBER_VALUE[self.buy_card]
+        purchase = self._purchase() if self.buy_card is not None else None
+        if purchase is not None:
+            card = purchase.card
             text = Text("Buy ", style="bold")
-            text.append_text(card_text(self.buy_card))
-            text.append(f" for {price}: choose how to pay (b: back).", style="bold")
-            return text, self._payment_rows(price, self.buy_card, legal, lambda p: Buy(self.buy_card, p))
+            text.append_text(card_text(card))
+            text.append(f" for {purchase.price}: choose how to pay (b: back).", style="bold")
+            return text, self._payment_rows(purchase, legal, lambda p: Buy(card, p))
         self.buy_card = None
-        text = Text("Final buy: " if final else "Buy phase: ", style="bold")
+        text = Text("Final buy: " if view.phase == FINAL_BUY else "Buy phase: ", style="bold")
         if view.market:
             text.append(f"one market card (price = its number), power {me.power}.")
         else:
             text.append("the market is empty: s to go on.")
         rows = [PickRow(("act", Skip()), Text.assemble(("s ", "bold"), "Skip: buy nothing"), Skip() in legal)]
-        seen: set[str] = set()
-        held = {CELL[c] for c in me.collection if c in CELL}
-        offers, blocked = [], []
-        for card in view.market:
-            if TYPE_OF[card] in seen:
-                continue
-            seen.add(TYPE_OF[card])
-            price = NUMBER_VALUE[card]
-            gain = collection_total(me.collection + (card,)) - me.score
-            line = Text.assemble(card_text(card), f"  price {price}  ")
-            best = -1
-            if card in view.buyable:
-                line.append(points(gain, sign=True), style="bold green" if gain > 0 else "dim")
-                best = max(o.score_after for o in payment_options(price, me, card, ()))
-                line.append(f"  → {points(best)} after paying", style="bold" if best > me.score else "dim")
-            else:
-                blocked.append(f"{card_name(card)} ({'you hold one' if CELL[card] in held else 'too dear'})")
-                continue
-            offers.append((-best, -gain, price, card, line))
-        offers.sort(key=lambda o: o[:4])  # what you would score after paying, best first
-        # Only what can be bought is offered; the rest is named once, with the reason.
-        rows.extend(PickRow(("market", card), line) for *_, card, line in offers)
+        # Only what can be bought is offered, best score after paying first (the engine's
+        # order); the rest is named once, with the reason.
+        for offer in self.prospects.purchases:
+            line = Text.assemble(card_text(offer.card), f"  price {offer.price}  ")
+            line.append(points(offer.gain, sign=True), style="bold green" if offer.gain > 0 else "dim")
+            best = offer.payments[0].score_after if offer.payments else me.score
+            line.append(f"  → {points(best)} after paying", style="bold" if best > me.score else "dim")
+            rows.append(PickRow(("market", offer.card), line))
+        blocked = [f"{card_name(card)} ({NOT_BUYABLE[why]})" for card, why in self.prospects.not_buyable]
         if blocked:
             text.append("\nNot for you now: " + ", ".join(blocked), style="dim")
         return text, rows
 
-    def _payment_rows(self, price: int, gained: str, legal: Legal, make) -> list[PickRow]:
+    def _payment_rows(self, purchase: Purchase | None, legal: Legal, make) -> list[PickRow]:
         me = self.me
         rows = []
-        for option in payment_options(price, me, gained, sorted(self.marked)):
+        for option in self._payments(purchase) if purchase is not None else ():
             action = make(option.payment)
-            worth = option.payment.currency + 3 * option.payment.busts + len(option.payment.cards)
             line = Text(f"→{points(option.score_after):>7}  ", style="bold")
             line.append(payment_text(option.payment))
-            if worth > price:
-                line.append(f" ({worth - price} lost)", style="dim")
+            if option.overpaid:
+                line.append(f" ({option.overpaid} lost)", style="dim")
             if action in legal:
                 rows.append(PickRow(("pay", action), line))
         if me.collection:
             rows.append(PickRow(("none",), Text("cards you could give (space marks):", style="dim italic"), False))
-            losses = dict((card, loss) for loss, card in card_losses(me.collection))
-            for card in sorted(me.collection, key=lambda c: (losses[c], c)):
+            for card, loss in self.prospects.card_losses:
                 mark = "[x]" if card in self.marked else "[ ]"
                 line = Text.assemble((f"{mark} ", "bold green" if card in self.marked else "dim"), card_text(card))
-                line.append(f"  -{losses[card]} pt" if losses[card] else "  scores nothing now", style="dim")
+                line.append(f"  -{loss} pt" if loss else "  scores nothing now", style="dim")
                 rows.append(PickRow(("mark", card), line))
         return rows

@@ -23,7 +23,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
 
-from engine.ten.cards import CELL, NUMBER_VALUE, card_name
+from engine.ten.cards import NUMBER_VALUE, card_name
 from engine.ten.state import (
     AUCTION,
     FINAL_BUY,
@@ -44,7 +44,7 @@ from ...widgets.panel import Panel
 from ..base import STYLES, GameScreen, Legal
 from .board import BoardText
 from .panels import DecisionPanels
-from .text import BUYING_PHASES, PAYING_PHASES, PayOption, market_text, payment_options, plural
+from .text import BUYING_PHASES, PAYING_PHASES, market_text, plural
 from .widgets import CollectionsScreen, TenEndScreen
 
 log = logging.getLogger(__name__)
@@ -251,23 +251,14 @@ class TenScreen(BoardText, DecisionPanels, GameScreen):
             self.marked.discard(card)
         else:
             self.marked.add(card)
-        shapes = {option.payment.cards for option in self._current_options()}
+        purchase = self._purchase()
+        shapes = {option.payment.cards for option in self._payments(purchase)} if purchase else set()
         if self.marked and tuple(sorted(self.marked)) not in shapes:
             self.show_message(f"No way to pay uses exactly {plural(len(self.marked), 'card')}: "
                               "the other rows pay with the cards you miss least.")
         else:
             self.show_message("")
         self.refresh_table()
-
-    def _current_options(self) -> list[PayOption]:
-        view, me = self.view, self.me
-        if view is None or me is None:
-            return []
-        if view.phase in PAYING_PHASES and view.auction is not None:
-            return payment_options(view.price, me, view.auction.wild, sorted(self.marked))
-        if self.buy_card is not None:
-            return payment_options(NUMBER_VALUE[self.buy_card], me, self.buy_card, sorted(self.marked))
-        return []
 
     @player_safe
     def action_back(self) -> None:
@@ -296,7 +287,8 @@ class TenScreen(BoardText, DecisionPanels, GameScreen):
         if view is None or me is None:
             return
         if card not in view.buyable:
-            if CELL[card] in {CELL[c] for c in me.collection if c in CELL}:
+            why = dict(self.prospects.not_buyable).get(card)
+            if why == "held":
                 self.show_message(f"You cannot buy {card_name(card)}: you already hold an identical card.", error=True)
             else:
                 self.show_message(f"You cannot buy {card_name(card)}: it costs {NUMBER_VALUE[card]}, "

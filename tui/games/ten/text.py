@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 
 from rich.text import Text
 
@@ -20,8 +19,7 @@ from engine.ten.cards import (
     TYPE_OF,
     card_name,
 )
-from engine.ten.payment import payment_shapes
-from engine.ten.scoring import CollectionScore, ColourRun, collection_total
+from engine.ten.scoring import CollectionScore, ColourRun
 from engine.ten.state import BUY, FINAL_BUY, PAY, SOLO_WILD, Payment, PlayerView
 
 COLOUR_STYLE = {"red": "bold red", "blue": "bold dodger_blue1", "green": "bold green", "orange": "bold dark_orange"}
@@ -62,11 +60,6 @@ def points(n: int, sign: bool = False) -> str:
     """"1 pt", "3 pts"; with sign "+1 pt", "-2 pts"."""
     number = f"{n:+d}" if sign else str(n)
     return number + (" pt" if abs(n) == 1 else " pts")
-
-
-def without(collection: Sequence[str], cards: Sequence[str]) -> tuple[str, ...]:
-    gone = set(cards)
-    return tuple(c for c in collection if c not in gone)
 
 
 def market_text(market: Sequence[str]) -> Text:
@@ -151,14 +144,6 @@ def collections_text(names: Sequence[str], players: Sequence[PlayerView], result
     return out
 
 
-@dataclass(frozen=True)
-class PayOption:
-    """One way to pay, with what the collection would score afterwards."""
-
-    payment: Payment
-    score_after: int
-
-
 def payment_text(payment: Payment) -> str:
     """ "2 tokens + 1 bust token + green 1 ×2 + red 7" """
     parts = []
@@ -171,27 +156,3 @@ def payment_text(payment: Payment) -> str:
         count = names.count(name)
         parts.append(name + (f" ×{count}" if count > 1 else ""))
     return " + ".join(parts) or "nothing"
-
-
-def card_losses(collection: Sequence[str]) -> list[tuple[int, str]]:
-    """(points lost, card) for giving each card alone, cheapest first."""
-    base = collection_total(collection)
-    return sorted((base - collection_total(collection[:i] + collection[i + 1:]), card)
-                  for i, card in enumerate(collection))
-
-
-def payment_options(price: int, me: PlayerView, gained: str | None, marked: Sequence[str]) -> list[PayOption]:
-    """Every valid shape of payment for `price`; the cards given are the marked ones when they
-    are as many as the shape needs, else the ones the collection misses least."""
-    held = tuple(me.collection)
-    cheapest = [card for _, card in card_losses(held)]
-    marked = sorted(c for c in marked if c in held)
-    options = []
-    for tokens, busts, n_cards in payment_shapes(price, me.currency, me.busts, len(held)):
-        cards = marked if n_cards and len(marked) == n_cards else cheapest[:n_cards]
-        payment = Payment.of(tokens, busts, cards)
-        after = without(held, payment.cards) + ((gained,) if gained else ())
-        options.append(PayOption(payment, collection_total(after)))
-    # Most points kept first; then fewer bust tokens (worth 3), then fewer cards.
-    options.sort(key=lambda o: (-o.score_after, len(o.payment.cards), o.payment.busts, -o.payment.currency))
-    return options
