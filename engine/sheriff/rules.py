@@ -87,6 +87,7 @@ from .state import (
     build,
     draft,
 )
+from .view import consequences, inspection
 
 Draft = dict[str, Any]
 
@@ -820,15 +821,19 @@ def make_view(s: State, seat: int | None) -> View:
             stand_down=ids_of(down) if (mine or over) else _with_unknown(s.stand_known[p], sum(down)),
             outcome=s.outcomes[p],
             revealed=s.revealed[p],
+            inspection=inspection(s.revealed[p], s.declared[p]) if s.revealed[p] else None,
         ))
     active = () if over else tuple(sorted(loaders(s))) if s.phase == LOAD else (s.turn,)
+    confiscated = ids_of(s.confiscated)
     return View(
         seat=seat, n_players=s.n_players, royal_goods=s.royal, round=s.round,
         rounds=rounds(s.n_players), sheriff=s.sheriff, phase=s.phase, step=s.step,
         active=active, players=tuple(players), draw_size=len(s.draw_pile),
         piles=(s.piles[0][::-1], s.piles[1][::-1]), drew_deck=s.drew_deck, pending=s.pending,
         conditions=s.conditions, merchant=s.merchant, exchange=s.exchange, offer=s.offer,
-        talk=s.talk, confiscated=ids_of(s.confiscated), debt=s.debt,
+        talk=s.talk, confiscated=confiscated, debt=s.debt,
+        consequences=None if seat is None else consequences(
+            seat, s.phase, s.step, players, s.merchant, confiscated),
     )
 
 

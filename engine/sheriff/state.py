@@ -256,6 +256,41 @@ bench/sheriff_speed.py). The draft belongs to the State from then on: never edit
 
 
 # ---- views ------------------------------------------------------------------------------
+@plain("sheriff.Inspection")
+@dataclass(frozen=True, slots=True)
+class Inspection:
+    """What opening a bag does (§5.5-5.8): the declared goods stay with the merchant, every
+    other good is confiscated; an honest merchant is paid the fines of the whole bag by the
+    Sheriff, a liar pays the fines of the confiscated goods."""
+
+    declared: str
+    kept: tuple[str, ...]  # to the merchant's stand
+    confiscated: tuple[str, ...]  # to the Sheriff, who puts them on a discard pile
+    fine: int  # honest: the Sheriff pays it to the merchant; otherwise the merchant to the Sheriff
+
+    @property
+    def honest(self) -> bool:
+        return not self.confiscated
+
+
+@plain("sheriff.Consequences")
+@dataclass(frozen=True, slots=True)
+class Consequences:
+    """What the viewing seat's choices and the open question lead to, worked out by the engine
+    (engine/sheriff/view.py) so that a screen or a bot reads them instead of the rules."""
+
+    declarations: tuple[Inspection, ...]
+    """Declare step, the declaring merchant: per legal good (LEGAL order), what an inspection
+    of its bag would do after declaring that good."""
+    if_opened: Inspection | None
+    """The viewing merchant's own declared bag: what an inspection would do now."""
+    honest_fine: int
+    """The bag being dealt with: what the Sheriff pays if it holds only the declared good (its
+    size and declaration are public), 0 when no bag is being dealt with."""
+    confiscation_fine: int
+    """Confiscate step: the fines the merchant owes for the goods confiscated."""
+
+
 @plain("sheriff.SeatView")
 @dataclass(frozen=True, slots=True)
 class SeatView:
@@ -271,6 +306,7 @@ class SeatView:
     stand_down: tuple[str, ...]  # contraband/royal: own (or at game end) in full, else known + "?"
     outcome: str  # this round: "", "passed", "deal", "inspected"
     revealed: tuple[str, ...]  # the bag's content shown at an inspection this round
+    inspection: Inspection | None  # what the inspection of that bag did (None: not opened)
 
 
 @plain("sheriff.View")
@@ -297,3 +333,4 @@ class View:
     talk: tuple[tuple[int, object], ...]
     confiscated: tuple[str, ...]
     debt: Debt | None
+    consequences: Consequences | None  # for a seat (None for a spectator)

@@ -11,7 +11,7 @@ from engine.sheriff.state import Choose, Declare, DrawDeck, DrawDiscard, PayGood
 
 from ...widgets import PickList, PickRow
 from ..base import Legal
-from .text import good_name, good_style, good_text, goods_text, value
+from .text import good_name, good_style, good_text, goods_text, inspection_words, value
 
 
 class ChoicePanel:
@@ -42,13 +42,7 @@ class ChoicePanel:
                 text = Text.assemble((f"{i + 1}. ", "dim"), good_text(card), (f"  {where}", "dim"))
                 rows.append(PickRow(i, text))
         elif mode == "declare" and me is not None:
-            for good in LEGAL:
-                action = Declare(good)
-                text = Text.assemble(f"{len(me.bag)} ", good_text(good))
-                if IDX[good] not in goods_in_game(view.n_players, view.royal_goods):
-                    text.append(" (none in this game)", style="dim")
-                text.append_text(Text.assemble(" — ", (self._inspection_outcome(me.bag, good), "dim")))
-                rows.append(PickRow(action, text, action in legal))
+            rows = self._declare_rows(view, legal, len(me.bag))
         elif mode == "choose":
             for seat in view.pending:
                 action = Choose(seat)
@@ -77,6 +71,20 @@ class ChoicePanel:
                     rows.append(PickRow(action, text, True))
         choices.display = bool(mode)
         choices.set_rows(rows)
+
+    def _declare_rows(self, view: View, legal: Legal, size: int) -> list[PickRow]:
+        """One row per legal good, with what an inspection would then do (from the engine)."""
+        outcomes = view.consequences.declarations if view.consequences else ()
+        rows = []
+        for index, good in enumerate(LEGAL):
+            action = Declare(good)
+            text = Text.assemble(f"{size} ", good_text(good))
+            if IDX[good] not in goods_in_game(view.n_players, view.royal_goods):
+                text.append(" (none in this game)", style="dim")
+            if index < len(outcomes):
+                text.append_text(Text.assemble(" — ", (inspection_words(outcomes[index]), "dim")))
+            rows.append(PickRow(action, text, action in legal))
+        return rows
 
     def _hand_row(self, index: int, card: str) -> PickRow:
         on = index in self.selected

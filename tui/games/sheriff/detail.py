@@ -9,10 +9,17 @@ from dataclasses import replace
 from rich.text import Text
 from textual.widgets import Static
 
-from engine.sheriff.cards import EXCHANGES, GOODS, IDX, PENALTY
+from engine.sheriff.cards import EXCHANGES, GOODS
 from engine.sheriff.state import Accept, Demand, Inspect, NoOffer, Offer, Pass, SeatView, View
+from engine.sheriff.view import accepted
 
-from .text import OUTCOME_WORD, by_kind, fine, good_name, good_text, goods_text, short_name
+from .text import (
+    OUTCOME_WORD,
+    good_name,
+    good_text,
+    goods_text,
+    inspection_words,
+)
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +70,7 @@ class DetailPanel:
         if mode == "offer":
             lines.extend(self._offer_consequences(view))
         if mode == "confiscate" and view.merchant >= 0:
-            owed = fine(view.confiscated)
+            owed = view.consequences.confiscation_fine if view.consequences else 0
             lines.append(Text(f"{self.player_name(view.merchant)} then owes you {owed} gold in fines.", style="dim"))
         if mode == "pay" and view.debt is not None:
             lines.append(Text(f"No gold left: pay {self.player_name(view.debt.creditor)} in goods "
@@ -185,10 +192,10 @@ class DetailPanel:
         hidden = len(p.revealed) - shown
         if hidden > 0:
             line.append("▮ " * hidden, style="dim")
-        else:
-            lies = [c for c in p.revealed if c != p.declared]
-            line.append(f"lie: fine {fine(lies)}" if lies else f"honest: paid {fine(p.revealed)}",
-                        style="bold red" if lies else "bold green")
+        elif p.inspection is not None:
+            honest = p.inspection.honest
+            line.append(f"honest: paid {p.inspection.fine}" if honest else f"lie: fine {p.inspection.fine}",
+                        style="bold green" if honest else "bold red")
         return line
 
     def _turn_cards(self) -> None:
@@ -208,16 +215,7 @@ class DetailPanel:
             except Exception:
                 log.exception("turning a card over failed")
 
-    # ---- consequences shown with each choice ---------------------------------------------
-    def _inspection_outcome(self, bag: Sequence[str], declared: str) -> str:
-        """What opening this bag would do, in a few words (for the merchant who knows it)."""
-        lies = [c for c in bag if c != declared]
-        if not lies:
-            return f"honest: Sheriff pays you {fine(bag)}"
-        kept = len(bag) - len(lies)
-        lost = ", ".join(f"{short_name(g)} {n}" for g, n in by_kind(lies))
-        return f"lie: {kept} kept, you pay {fine(lies)} ({lost} lost)"
-
+    # ---- consequences shown with each choice (worked out by the engine) -----------------
     def _offer_consequences(self, view: View) -> list[Text]:
         me = self.me
         if me is None:
@@ -225,10 +223,8 @@ class DetailPanel:
         offer = self._built_offer()
         lines = [Text("Your offer: ", style="bold").append_text(
             self._offer_text(offer, view) if isinstance(offer, Offer) else Text("nothing yet", style="dim"))]
-        delivered = [c for c, n in self.bag_claim.items() for _ in range(min(n, me.bag.count(c)))]
-        passing = list(me.bag)
-        for card in delivered:
-            passing.remove(card)
+        claimed = offer.bag_goods if isinstance(offer, Offer) else ()
+        delivered, passing = accepted(me.bag, claimed)
         line = Text("Accepted: ", style="green")
         line.append(f"you give {self.gold} gold" if self.gold else "no gold")
         given = [g for g in GOODS for _ in range(self.stand_pick[g])]
@@ -240,11 +236,12 @@ class DetailPanel:
         line.append("; to your stand: ")
         line.append_text(goods_text(passing, " ", "nothing", short=True))
         lines.append(line)
-        lines.append(Text("Inspected: ", style="red").append(self._inspection_outcome(me.bag, me.declared)))
+        opened = view.consequences.if_opened if view.consequences else None
+        if opened is not None:
+            lines.append(Text("Inspected: ", style="red").append(inspection_words(opened)))
         return lines
 
     def _answer_consequence(self, view: View, action: object) -> str:
-        m = view.players[view.merchant] if view.merchant >= 0 else None
         if isinstance(action, Accept) and isinstance(view.offer, Offer):
             o = view.offer
             gets = []
@@ -261,7 +258,7 @@ class DetailPanel:
         if isinstance(action, Pass):
             return "bag passes; you get nothing"
         if isinstance(action, Inspect):
-            honest = len(m.bag) * PENALTY[IDX[m.declared]] if m and m.declared else 0
+            honest = view.consequences.honest_fine if view.consequences else 0
             return f"honest: you pay {honest}; lie: they pay fines"
         if isinstance(action, Demand):
             return f"ask for more, exchange {view.exchange + 1}/{EXCHANGES}"

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from rich.text import Text
 
 from engine.core import HIDDEN
-from engine.sheriff.cards import GOODS, IDX, KIND, NAME, PENALTY, VALUE
+from engine.sheriff.cards import GOODS, IDX, KIND, NAME, VALUE
+from engine.sheriff.state import Inspection
 
 KIND_STYLE = {"legal": "green", "contraband": "red", "royal": "magenta"}
 GOOD_STYLE = {"apple": "bold green", "cheese": "bold yellow", "bread": "bold #d7875f", "chicken": "bold white"}
@@ -58,8 +59,12 @@ def value(cards: Sequence[str]) -> int:
     return sum(VALUE[IDX[c]] for c in cards if c != HIDDEN)
 
 
-def fine(cards: Sequence[str]) -> int:
-    return sum(PENALTY[IDX[c]] for c in cards if c != HIDDEN)
+def inspection_words(inspection: Inspection) -> str:
+    """What opening a bag does, in a few words, for the merchant who knows the bag."""
+    if inspection.honest:
+        return f"honest: Sheriff pays you {inspection.fine}"
+    lost = ", ".join(f"{short_name(g)} {n}" for g, n in by_kind(inspection.confiscated))
+    return f"lie: {len(inspection.kept)} kept, you pay {inspection.fine} ({lost} lost)"
 
 
 def plural(n: int, word: str) -> str:
