@@ -40,7 +40,16 @@ def gain_of(me: PlayerView, cards: Sequence[str]) -> int:
     """Points that adding `cards` adds to the seat's collection (wilds placed at their best)."""
     if not cards:
         return 0
-    return collection_total(me.collection + tuple(cards)) - me.score
+    return _score_after(me.collection, (), tuple(cards)) - me.score
+
+
+@lru_cache(maxsize=8192)
+def _score_after(collection: tuple[str, ...], given: tuple[str, ...], gained: tuple[str, ...]) -> int:
+    """The collection's score without `given` and with `gained`. Cached: a collection changes
+    seldom while the same market cards and ways to pay are priced turn after turn."""
+    if given:
+        collection = tuple(card for card in collection if card not in given)
+    return collection_total(collection + gained)
 
 
 @lru_cache(maxsize=1024)
@@ -70,16 +79,11 @@ def priced_payments(
     cheapest = [card for card, _ in card_losses(collection)]
     chosen = sorted(card for card in marked if card in collection)
     extra = (gained,) if gained else ()
-    scores: dict[tuple[str, ...], int] = {}  # the score depends only on the cards given
     options = []
     for tokens, bust_tokens, n_cards in payment_shapes(price, currency, busts, len(collection)):
         cards = chosen if n_cards and len(chosen) == n_cards else cheapest[:n_cards]
         payment = Payment.of(tokens, bust_tokens, cards)
-        score = scores.get(payment.cards)
-        if score is None:
-            given = set(payment.cards)
-            after = tuple(card for card in collection if card not in given) + extra
-            score = scores[payment.cards] = collection_total(after)
+        score = _score_after(collection, payment.cards, extra)  # tokens do not score
         overpaid = worth(tokens, bust_tokens, n_cards) - price
         options.append(PricedPayment(payment, score, overpaid))
     options.sort(key=lambda o: (-o.score_after, len(o.payment.cards), o.payment.busts,
