@@ -6,6 +6,7 @@ from textual.widgets import DataTable
 
 from engine.core import HIDDEN, final_state
 from engine.sheriff import GAME
+from engine.sheriff.cards import LEGAL
 from engine.sheriff.state import Accept, Demand, DrawDiscard, Load, Offer
 from tui.app import GamenightApp
 from tui.games.sheriff import SheriffScreen
@@ -76,12 +77,27 @@ def deals(game_log) -> list[tuple[int, int, Offer]]:
     return out
 
 
+def shows_the_engine_consequences(screen: SheriffScreen) -> None:
+    """Each declaration row says what the engine says an inspection would then do."""
+    if screen.mode != "declare":
+        return
+    rows = screen.query_one("#choices", PickList).rows
+    outcomes = screen.view.consequences.declarations
+    assert len(outcomes) == len(rows) == len(LEGAL)
+    for row, outcome in zip(rows, outcomes, strict=True):
+        words = str(row.text)
+        if outcome.honest:
+            assert f"honest: Sheriff pays you {outcome.fine}" in words, words
+        else:
+            assert f"lie: {len(outcome.kept)} kept, you pay {outcome.fine}" in words, words
+
+
 async def test_full_game_through_the_keys_ends_with_the_engine_result(config):
     app = GamenightApp(start=GameSetup("sheriff", 3, 2, seed=3, names=["Ann"], bot_delay=0), config=config)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         assert isinstance(app.screen, SheriffScreen)
-        await play_to_end(app, pilot)
+        await play_to_end(app, pilot, check=shows_the_engine_consequences)
         table = app.tables[0]
         state = final_state(GAME, table.game_log)
         expected = GAME.result(state)
@@ -173,6 +189,8 @@ async def test_the_sheriff_types_a_demand_and_sees_the_bag_opened_card_by_card(c
         await settle(pilot)
         assert not isinstance(app.screen, ConfirmDialog) and screen.mode == "answer"
         assert not screen.query_one("#text-entry").display
+        honest = screen.view.consequences.honest_fine
+        assert honest > 0 and f"honest: you pay {honest}; lie: they pay fines" in screen_text(app)
         await pilot.press("i")
         await settle(pilot)
         name = screen.player_name(merchant)
@@ -185,6 +203,8 @@ async def test_the_sheriff_types_a_demand_and_sees_the_bag_opened_card_by_card(c
         assert line.count("✓") == opened.revealed.count(opened.declared)
         assert line.count("✓") + line.count("✗") == len(opened.revealed)
         assert all(card.replace("_", " ") in line for card in opened.revealed)
+        verdict = "honest: paid" if opened.inspection.honest else "lie: fine"
+        assert f"{verdict} {opened.inspection.fine}" in line
 
 
 async def test_a_typed_promise_goes_with_the_offer(config):

@@ -10,6 +10,7 @@ from engine.ten.cards import card_name, deck_for
 from engine.ten.state import Bid, Buy, BuyWild, Draw, Pay, Payment, Skip
 from tui.app import GamenightApp
 from tui.games.ten import CollectionsScreen, TenEndScreen, TenScreen
+from tui.games.ten.text import points as points_text
 from tui.screens.menu import MenuScreen
 from tui.screens.new_game import GameSetup, NewGameScreen
 from tui.screens.rules import RulesScreen
@@ -232,6 +233,11 @@ async def test_pay_for_the_solo_wild_with_a_marked_card(config):
         assert screen.view.phase == "solo_wild"
         assert "You drew wild 5" in screen_text(app)
         choices = screen.query_one("#choices", PickList)
+        (wild,) = screen.view.prospects.purchases  # the engine's ways to pay, in its order
+        assert [row.key[1].payment for row in choices.rows if row.key[0] == "pay"] == [
+            option.payment for option in wild.payments]
+        best = wild.payments[0].score_after
+        assert f"→{points_text(best):>7}" in screen_text(app)
         keys = [row.key for row in choices.rows]
         await pilot.press("home", *["down"] * keys.index(("mark", "red_4_a")), "space")
         await settle(pilot)
