@@ -210,15 +210,30 @@ class PricedPayment:
 @plain("ten.Purchase")
 @dataclass(frozen=True, slots=True)
 class Purchase:
-    """A card the viewing seat may pay for now (a market card or the wild it won or drew)."""
+    """A market card the viewing seat may buy now, with its best way to pay."""
 
     card: str
     price: int
     gain: int
     """Points the card adds to the collection as it is now (before paying)."""
+    best: PricedPayment | None
+    """The way to pay that keeps most points (then fewest cards, fewest bust tokens, most
+    currency): the first of `Paying.payments` (None: no way to pay)."""
+
+
+@plain("ten.Paying")
+@dataclass(frozen=True, slots=True)
+class Paying:
+    """A card being paid for, with every way to pay it."""
+
+    card: str
+    price: int
     payments: tuple[PricedPayment, ...]
     """Every valid shape of payment, most points kept first (then fewer cards, fewer bust
-    tokens); the collection cards given are the ones the collection misses least."""
+    tokens, more currency); the collection cards given are the ones missed least, or the ones
+    the player marked where a shape needs exactly that many (`engine.ten.view.paying`)."""
+    card_losses: tuple[tuple[str, int], ...]
+    """(collection card, points lost by giving it alone), the cards missed least first."""
 
 
 @plain("ten.Prospects")
@@ -233,15 +248,14 @@ class Prospects:
     """Draw / choose: tokens that claiming the currency gives (after the cap of 10)."""
     wild_gain: int
     """Auction, pay, solo wild: points the wild adds to the collection (0 when none)."""
+    paying: Paying | None
+    """Pay / solo wild: the wild at the price. (In a buy phase the card is the player's pick:
+    `engine.ten.view.paying` prices it.)"""
     purchases: tuple[Purchase, ...]
-    """Pay / solo wild: the wild at the price. Buy phases: one per buyable market card type,
-    the best score after paying first."""
+    """Buy phases: one per buyable market card type, the best score after paying first."""
     not_buyable: tuple[tuple[str, str], ...]
     """Buy phases: (market card, "held" | "price") once per card type this seat may not buy:
     it holds an identical number card, or the price is above its purchasing power."""
-    card_losses: tuple[tuple[str, int], ...]
-    """When paying or buying: (collection card, points lost by giving it alone), the cards
-    missed least first."""
 
 
 @plain("ten.View")

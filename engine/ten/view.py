@@ -4,8 +4,8 @@ A screen shows each choice with its consequence: claiming numbers adds so many p
 so many, a market card so many, and each way to pay leaves the collection at a score. These are
 rules (scoring, payment shapes, the token cap, what may be bought), so they are computed here,
 by pure functions over the seat's own holdings and the table, and carried in the view as
-`View.prospects`. `priced_payments` is public so that a screen can price the cards a player
-marked to give, which no view can know.
+`View.prospects`. `paying` is public so that a screen can price the market card a player
+picked and the cards a player marked to give, which no view can know.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ from .state import (
     PAY,
     SOLO_WILD,
     Auction,
+    Paying,
     Payment,
     PlayerView,
     PricedPayment,
@@ -91,10 +92,34 @@ def priced_payments(
     return tuple(options)
 
 
+def best_payment(
+    price: int, collection: tuple[str, ...], currency: int, busts: int, gained: str | None = None
+) -> PricedPayment | None:
+    """The first of `priced_payments` without pricing the others: giving a card never raises
+    a collection's score, so the ways with the fewest cards keep most points; among them, the
+    fewest bust tokens, then the most currency."""
+    shapes = payment_shapes(price, currency, busts, len(collection))
+    if not shapes:
+        return None
+    tokens, bust_tokens, n_cards = min(shapes, key=lambda shape: (shape[2], shape[1], -shape[0]))
+    cards = [card for card, _ in card_losses(collection)[:n_cards]] if n_cards else ()
+    payment = Payment.of(tokens, bust_tokens, cards)
+    score = _score_after(collection, payment.cards, (gained,) if gained else ())
+    return PricedPayment(payment, score, worth(tokens, bust_tokens, n_cards) - price)
+
+
+def paying(me: PlayerView, card: str, price: int, marked: tuple[str, ...] = ()) -> Paying:
+    """`card` for `price` as `me` would pay for it: every way, with the cards `marked` to give
+    where they fit (the screen's choice), and what each collection card is worth keeping."""
+    marked = tuple(sorted(marked))
+    payments = priced_payments(price, me.collection, me.currency, me.busts, card, marked)
+    return Paying(card, price, payments, card_losses(me.collection))
+
+
 def purchase(me: PlayerView, card: str, price: int) -> Purchase:
-    """`card` for `price` as `me` would pay for it."""
-    payments = priced_payments(price, me.collection, me.currency, me.busts, card)
-    return Purchase(card, price, gain_of(me, (card,)), payments)
+    """A market card for `me`: what it adds and the best way to pay for it."""
+    best = best_payment(price, me.collection, me.currency, me.busts, card)
+    return Purchase(card, price, gain_of(me, (card,)), best)
 
 
 def _market_purchases(
@@ -114,7 +139,7 @@ def _market_purchases(
             offers.append(purchase(me, card, NUMBER_VALUE[card]))
         else:
             blocked.append((card, "held" if CELL[card] in held else "price"))
-    offers.sort(key=lambda p: (-p.payments[0].score_after, -p.gain, p.price, p.card))
+    offers.sort(key=lambda p: (-(p.best.score_after if p.best else me.score), -p.gain, p.price, p.card))
     return tuple(offers), tuple(blocked)
 
 
@@ -130,18 +155,16 @@ def prospects(
 ) -> Prospects:
     """The acting seat's choices in this phase, priced (the other fields stay empty)."""
     claim_gain = currency_takes = wild_gain = 0
+    priced: Paying | None = None
     purchases: tuple[Purchase, ...] = ()
     blocked: tuple[tuple[str, str], ...] = ()
-    losses: tuple[tuple[str, int], ...] = ()
     if phase in (DRAW, CHOOSE):
         claim_gain = gain_of(me, [card for card in tableau if card in NUMBER_VALUE])
         currency_takes = max(0, min(currency_sum, TOKEN_CAP - me.currency))
     elif auction is not None and phase in (AUCTION, *_PAYING):
         wild_gain = gain_of(me, (auction.wild,))
         if phase in _PAYING:
-            purchases = (purchase(me, auction.wild, price),)
+            priced = paying(me, auction.wild, price)
     elif phase in _BUYING:
         purchases, blocked = _market_purchases(me, market, buyable)
-    if phase in _PAYING or phase in _BUYING:
-        losses = card_losses(me.collection)
-    return Prospects(claim_gain, currency_takes, wild_gain, purchases, blocked, losses)
+    return Prospects(claim_gain, currency_takes, wild_gain, priced, purchases, blocked)

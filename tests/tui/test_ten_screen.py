@@ -233,7 +233,7 @@ async def test_pay_for_the_solo_wild_with_a_marked_card(config):
         assert screen.view.phase == "solo_wild"
         assert "You drew wild 5" in screen_text(app)
         choices = screen.query_one("#choices", PickList)
-        (wild,) = screen.view.prospects.purchases  # the engine's ways to pay, in its order
+        wild = screen.view.prospects.paying  # the engine's ways to pay, in its order
         assert [row.key[1].payment for row in choices.rows if row.key[0] == "pay"] == [
             option.payment for option in wild.payments]
         best = wild.payments[0].score_after

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.core import canonical, decode
+from engine.core import Stream, canonical, decode, pick_uniform, seed_bytes
 from engine.ten import GAME
 from engine.ten.payment import payment_shapes
 from engine.ten.scoring import collection_total
@@ -21,7 +21,7 @@ from engine.ten.state import (
     Pay,
     Skip,
 )
-from engine.ten.view import card_losses, priced_payments
+from engine.ten.view import best_payment, card_losses, paying, priced_payments
 
 from .helpers import physical, play, start
 
@@ -74,8 +74,8 @@ def _won_auction():
 def test_every_way_to_pay_is_listed_legal_and_scores_as_announced() -> None:
     state = _won_auction()
     prospects = GAME.view(state, 0).prospects
-    (wild,) = prospects.purchases
-    assert (wild.card, wild.price) == ("wild_7_a", 4)
+    wild = prospects.paying
+    assert (wild.card, wild.price) == ("wild_7_a", 4) and prospects.purchases == ()
     me = GAME.view(state, 0).players[0]
     shapes = payment_shapes(4, me.currency, me.busts, len(me.collection))
     assert sorted((p.payment.currency, p.payment.busts, len(p.payment.cards)) for p in wild.payments) == sorted(shapes)
@@ -88,7 +88,8 @@ def test_every_way_to_pay_is_listed_legal_and_scores_as_announced() -> None:
         assert option.overpaid == value - 4
     best = wild.payments[0].score_after
     assert best == max(p.score_after for p in wild.payments)
-    assert wild.gain == collection_total(me.collection + ("wild_7_a",)) - me.score
+    assert prospects.wild_gain == collection_total(me.collection + ("wild_7_a",)) - me.score
+    assert wild.card_losses == card_losses(me.collection)
 
 
 def test_card_losses_say_what_giving_each_card_alone_costs() -> None:
@@ -120,9 +121,29 @@ def test_buy_phase_prices_each_buyable_card_and_says_why_the_others_are_not() ->
     prospects = GAME.view(state, 0).prospects
     assert {p.card for p in prospects.purchases} == set(GAME.buyable(state, 0)) == {"blue_6_a", "red_2_a"}
     assert dict(prospects.not_buyable) == {"green_5_a": "held", "orange_9_a": "price"}
-    bests = [p.payments[0].score_after for p in prospects.purchases]
+    bests = [p.best.score_after for p in prospects.purchases]
     assert bests == sorted(bests, reverse=True)
+    me = GAME.view(state, 0).players[0]
     for purchase in prospects.purchases:
-        bought = play(state, (0, Buy(purchase.card, purchase.payments[0].payment)))
-        assert _score(bought, 0) == purchase.payments[0].score_after
+        assert purchase.best == paying(me, purchase.card, purchase.price).payments[0]
+        bought = play(state, (0, Buy(purchase.card, purchase.best.payment)))
+        assert _score(bought, 0) == purchase.best.score_after
+        assert purchase.gain == collection_total(me.collection + (purchase.card,)) - me.score
     assert GAME.view(play(state, (0, Skip())), 0).prospects is None  # seat 1 acts now
+
+
+def test_the_best_way_to_pay_is_the_first_of_every_way_in_random_games() -> None:
+    checked = 0
+    for game in range(12):
+        seed = seed_bytes(f"best-payment-{game}")
+        rng, state = Stream(seed), GAME.setup(3, seed)
+        while not GAME.is_over(state):
+            (seat,) = GAME.active(state)
+            me = GAME.view(state, seat).players[seat]
+            for price in range(1, 10):
+                every = priced_payments(price, me.collection, me.currency, me.busts, "red_1_a")
+                best = best_payment(price, me.collection, me.currency, me.busts, "red_1_a")
+                assert best == (every[0] if every else None)
+                checked += 1
+            state = GAME.apply(state, {seat: pick_uniform(GAME.legal_actions(state, seat), rng)})
+    assert checked > 1000

@@ -24,13 +24,12 @@ from engine.ten.state import (
     Draw,
     Pass,
     Pay,
-    PricedPayment,
+    Paying,
     Prospects,
-    Purchase,
     Skip,
     View,
 )
-from engine.ten.view import priced_payments
+from engine.ten.view import paying
 
 from ...widgets import PickList, PickRow
 from ..base import Legal
@@ -43,7 +42,7 @@ from .text import (
 )
 
 NOT_BUYABLE = {"held": "you hold one", "price": "too dear"}
-NOTHING = Prospects(0, 0, 0, (), (), ())
+NOTHING = Prospects(0, 0, 0, None, (), ())
 """What a view carries for a seat that does not act: nothing to price."""
 
 
@@ -56,20 +55,18 @@ class DecisionPanels:
         view = self.view
         return view.prospects if view is not None and view.prospects is not None else NOTHING
 
-    def _purchase(self) -> Purchase | None:
-        """What is being paid for now: the wild (pay, solo wild) or the market card picked."""
-        purchases = self.prospects.purchases
+    def _paying(self) -> Paying | None:
+        """What is being paid for now, every way to pay priced by the engine: the wild (pay,
+        solo wild: in the view) or the market card picked; with the cards marked where they fit."""
+        me, priced = self.me, self.prospects.paying
         if self.view is not None and self.view.phase in BUYING_PHASES:
-            return next((p for p in purchases if p.card == self.buy_card), None)
-        return purchases[0] if purchases else None
-
-    def _payments(self, purchase: Purchase) -> tuple[PricedPayment, ...]:
-        """The ways to pay, with the cards the player marked where they fit (the engine prices them)."""
-        me = self.me
-        if not self.marked or me is None:
-            return purchase.payments
-        marked = tuple(sorted(self.marked))
-        return priced_payments(purchase.price, me.collection, me.currency, me.busts, purchase.card, marked)
+            offer = next((p for p in self.prospects.purchases if p.card == self.buy_card), None)
+            if offer is None or me is None:
+                return None
+            return paying(me, offer.card, offer.price, tuple(self.marked))
+        if priced is not None and self.marked and me is not None:
+            return paying(me, priced.card, priced.price, tuple(self.marked))
+        return priced
 
     def _draw_panel(self, view: View, legal: Legal, new_step: bool) -> None:
         prompt = self.query_one("#prompt", Static)
@@ -83,7 +80,7 @@ class DecisionPanels:
             text, rows = self._choose_panel(view, legal)
         elif view.phase == PAY:
             text = Text(f"You won {card_name(view.auction.wild)} for {view.price}: choose how to pay.", style="bold")
-            rows = self._payment_rows(self._purchase(), legal, lambda p: Pay(p))
+            rows = self._payment_rows(self._paying(), legal, lambda p: Pay(p))
         elif view.phase == SOLO_WILD:
             text, rows = self._solo_wild_panel(view, legal)
         elif view.phase in BUYING_PHASES:
@@ -183,7 +180,7 @@ class DecisionPanels:
         text = Text("You drew ", style="bold")
         text.append_text(card_text(wild))
         text.append(f" ({points(gain, sign=True)} if kept): keep it for {view.price}, or discard it (x).", style="bold")
-        rows = self._payment_rows(self._purchase(), legal, lambda p: BuyWild(p))
+        rows = self._payment_rows(self._paying(), legal, lambda p: BuyWild(p))
         discard = Text.assemble(("x ", "bold"), "Discard the wild")
         index = next((i for i, row in enumerate(rows) if row.key[0] == "none"), len(rows))
         rows.insert(index, PickRow(("act", DiscardWild()), discard, DiscardWild() in legal))
@@ -191,13 +188,13 @@ class DecisionPanels:
 
     def _buy_panel(self, view: View, legal: Legal) -> tuple[Text, list[PickRow]]:
         me = self.me
-        purchase = self._purchase() if self.buy_card is not None else None
-        if purchase is not None:
-            card = purchase.card
+        priced = self._paying() if self.buy_card is not None else None
+        if priced is not None:
+            card = priced.card
             text = Text("Buy ", style="bold")
             text.append_text(card_text(card))
-            text.append(f" for {purchase.price}: choose how to pay (b: back).", style="bold")
-            return text, self._payment_rows(purchase, legal, lambda p: Buy(card, p))
+            text.append(f" for {priced.price}: choose how to pay (b: back).", style="bold")
+            return text, self._payment_rows(priced, legal, lambda p: Buy(card, p))
         self.buy_card = None
         text = Text("Final buy: " if view.phase == FINAL_BUY else "Buy phase: ", style="bold")
         if view.market:
@@ -210,7 +207,7 @@ class DecisionPanels:
         for offer in self.prospects.purchases:
             line = Text.assemble(card_text(offer.card), f"  price {offer.price}  ")
             line.append(points(offer.gain, sign=True), style="bold green" if offer.gain > 0 else "dim")
-            best = offer.payments[0].score_after if offer.payments else me.score
+            best = offer.best.score_after if offer.best is not None else me.score
             line.append(f"  → {points(best)} after paying", style="bold" if best > me.score else "dim")
             rows.append(PickRow(("market", offer.card), line))
         blocked = [f"{card_name(card)} ({NOT_BUYABLE[why]})" for card, why in self.prospects.not_buyable]
@@ -218,10 +215,10 @@ class DecisionPanels:
             text.append("\nNot for you now: " + ", ".join(blocked), style="dim")
         return text, rows
 
-    def _payment_rows(self, purchase: Purchase | None, legal: Legal, make) -> list[PickRow]:
+    def _payment_rows(self, priced: Paying | None, legal: Legal, make) -> list[PickRow]:
         me = self.me
         rows = []
-        for option in self._payments(purchase) if purchase is not None else ():
+        for option in priced.payments if priced is not None else ():
             action = make(option.payment)
             line = Text(f"→{points(option.score_after):>7}  ", style="bold")
             line.append(payment_text(option.payment))
@@ -231,7 +228,7 @@ class DecisionPanels:
                 rows.append(PickRow(("pay", action), line))
         if me.collection:
             rows.append(PickRow(("none",), Text("cards you could give (space marks):", style="dim italic"), False))
-            for card, loss in self.prospects.card_losses:
+            for card, loss in priced.card_losses if priced is not None else ():
                 mark = "[x]" if card in self.marked else "[ ]"
                 line = Text.assemble((f"{mark} ", "bold green" if card in self.marked else "dim"), card_text(card))
                 line.append(f"  -{loss} pt" if loss else "  scores nothing now", style="dim")

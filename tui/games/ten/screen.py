@@ -251,8 +251,8 @@ class TenScreen(BoardText, DecisionPanels, GameScreen):
             self.marked.discard(card)
         else:
             self.marked.add(card)
-        purchase = self._purchase()
-        shapes = {option.payment.cards for option in self._payments(purchase)} if purchase else set()
+        priced = self._paying()
+        shapes = {option.payment.cards for option in priced.payments} if priced else set()
         if self.marked and tuple(sorted(self.marked)) not in shapes:
             self.show_message(f"No way to pay uses exactly {plural(len(self.marked), 'card')}: "
                               "the other rows pay with the cards you miss least.")
