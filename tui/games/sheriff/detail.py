@@ -15,6 +15,7 @@ from engine.sheriff.view import accepted
 
 from .text import (
     OUTCOME_WORD,
+    by_kind,
     good_name,
     good_text,
     goods_text,
@@ -185,11 +186,13 @@ class DetailPanel:
         shown = self.turned.setdefault(key, 0) if round_ is None else len(p.revealed)
         owner = "Your opened bag" if p.seat == view.seat else f"{self.player_name(p.seat)}'s bag"
         line = Text(f"{owner}: ", style="bold")
-        for card in p.revealed[:shown]:
-            ok = card == p.declared
-            line.append_text(good_text(card, short=True))
-            line.append("✓ " if ok else "✗ ", style="green" if ok else "bold red")
         hidden = len(p.revealed) - shown
+        # card by card while they are turned over; then by good, so the verdict fits 80 columns
+        opened = [(card, 1) for card in p.revealed[:shown]] if hidden > 0 else by_kind(p.revealed)
+        for card, n in opened:
+            ok = card == p.declared
+            line.append_text(good_text(card))
+            line.append(("✓" if ok else "✗") + (f"×{n} " if n > 1 else " "), style="green" if ok else "bold red")
         if hidden > 0:
             line.append("▮ " * hidden, style="dim")
         elif p.inspection is not None:

@@ -31,12 +31,13 @@ def good_name(good: str) -> str:
 
 
 def short_name(good: str) -> str:
-    """The good's id as a word ("apple", "green apples"): stand lines are tight at 80 columns."""
-    return "?" if good == HIDDEN else good.replace("_", " ")
+    """The good's name as on its card ("Apples", "Green Apples"), never its id: the tight
+    lines (stands, hand) save room with their separators instead."""
+    return good_name(good)
 
 
 def good_text(good: str, n: int | None = None, short: bool = False) -> Text:
-    name = short_name(good) if short else good_name(good)
+    name = good_name(good)
     return Text(name if n is None else f"{name} {n}", style=good_style(good))
 
 
