@@ -197,8 +197,11 @@ async def test_the_sheriff_types_a_demand_and_sees_the_bag_opened_card_by_card(c
         name = screen.player_name(merchant)
         assert f"{name}'s bag: " in screen_text(app)
         assert "▮" in screen_text(app)  # still face down: turned over one by one
-        await pilot.pause(2.5)
-        line = screen_text(app).split(f"{name}'s bag: ")[1].splitlines()[0]
+        for _ in range(100):  # the cards turn over one by one on a timer
+            line = screen_text(app).split(f"{name}'s bag: ")[1].splitlines()[0]
+            if "▮" not in line:
+                break
+            await pilot.pause(0.1)
         assert "▮" not in line
         opened = screen.view.players[merchant]
         kinds = {card for card in opened.revealed}  # once all are turned: one mark per good
