@@ -41,7 +41,7 @@ from .events import seven_wonders_events
 from .payment import Profile, profile
 from .picks import Context, Picks
 from .picks import card_options as card_options  # re-exported: screens and tests import it here
-from .scoring import Table, result_of, score_table
+from .scoring import Table, result_of, science_symbols, score_table
 from .state import (
     BABYLON,
     BUILD,
@@ -366,8 +366,12 @@ class _Memo:
 
     def production(self) -> tuple[Production, ...]:
         if self._production is None:
+            s = self.state
             self._production = tuple(
-                Production(p.own[0], p.own[1], p.sells[0], p.sells[1], p.shields) for p in self.profiles())
+                Production(p.own[0], p.own[1], p.sells[0], p.sells[1], p.shields,
+                           *science_symbols(s.cities[seat], [stage.effects for stage in
+                                            BOARDS[(s.wonders[seat], s.sides[seat])].stages[: s.stages[seat]]]))
+                for seat, p in enumerate(self.profiles()))
         return self._production
 
     def profiles(self) -> tuple[Profile, ...]:

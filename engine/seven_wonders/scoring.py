@@ -16,6 +16,17 @@ CATEGORIES = ("military", "treasury", "wonder", "civilian", "science", "commerci
 _FLAT_CATEGORY = {"blue": "civilian", "yellow": "commercial", "purple": "guilds"}
 
 
+def science_symbols(cities_cards: Sequence[str], stage_effects: Sequence) -> tuple[tuple[int, ...], int]:
+    """(symbols per `SYMBOLS`, wildcards) of one city: its cards and built wonder stages."""
+    symbols = [0] * len(SYMBOLS)
+    wildcards = 0
+    for e in [CARDS[c].effects for c in cities_cards] + list(stage_effects):
+        if e.science is not None:
+            symbols[SYMBOLS.index(e.science)] += 1
+        wildcards += e.science_choice
+    return tuple(symbols), wildcards
+
+
 def science_points(counts: Sequence[int]) -> int:
     return sum(c * c for c in counts) + 7 * min(counts)
 

@@ -174,6 +174,8 @@ class Production:
     sells: tuple[int, ...]
     sells_one_of: tuple[tuple[int, ...], ...]
     shields: int
+    science: tuple[int, ...] = (0, 0, 0)  # symbols in the order of `cards.SYMBOLS`
+    science_wild: int = 0  # "any symbol" (Babylon, the Scientists Guild), chosen at the end
 
 
 @plain("seven_wonders.View")

@@ -167,3 +167,23 @@ def test_view_keeps_every_ages_conflicts_and_a_replay_gives_them_back() -> None:
                 assert new == tuple(t for t in (left, right) if t)
     assert [c.age for c in GAME.view(state, None).conflicts] == [1, 2, 3]
     assert GAME.view(final_state(GAME, log), 2).conflicts == GAME.view(state, 2).conflicts
+
+
+def test_the_view_counts_each_citys_science_as_the_final_scoring_does() -> None:
+    """§ science: the screen shows symbols and wildcards from the view; at the end, scored by
+    the rules' best choice of wildcards, they give each city's science points exactly."""
+    from engine.bots import play_game
+    from engine.seven_wonders.rules import final_scores
+    from engine.seven_wonders.scoring import best_science
+
+    checked = 0
+    for seed in range(12):
+        state = play_game(GAME, 5, f"science-{seed}").state
+        view = GAME.view(state, None)
+        for seat, score in enumerate(final_scores(state)):
+            if score.copied_guild is not None:
+                continue  # Olympia B may copy a Scientists Guild: one more wildcard at the end
+            made = view.production[seat]
+            assert best_science(made.science, made.science_wild)[0] == dict(score.categories)["science"]
+            checked += made.science_wild + sum(made.science) > 0
+    assert checked >= 10

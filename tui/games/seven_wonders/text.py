@@ -164,14 +164,9 @@ def shields(view: View, seat: int) -> int:
 
 
 def science(view: View, seat: int) -> tuple[list[int], int]:
-    """Symbols (compass, gear, tablet) and wildcards of a city."""
-    counts = [0] * len(SYMBOLS)
-    wild = 0
-    for e in city_effects(view, seat):
-        if e.science:
-            counts[SYMBOLS.index(e.science)] += 1
-        wild += e.science_choice
-    return counts, wild
+    """Symbols (compass, gear, tablet) and wildcards of a city, as the engine counts them."""
+    made = view.production[seat]
+    return list(made.science), made.science_wild
 
 
 def wonder_title(view: View, seat: int) -> str:
