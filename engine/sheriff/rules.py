@@ -87,7 +87,7 @@ from .state import (
     build,
     draft,
 )
-from .view import consequences, inspection
+from .view import OPPOSITE, consequences, inspection
 
 Draft = dict[str, Any]
 
@@ -102,7 +102,6 @@ def _absent(n_players: int, royal: bool) -> tuple[int, ...]:
 
 
 _DECLARES = tuple(Declare(g) for g in LEGAL)
-_OPPOSITE = {"inspect": "pass", "pass": "inspect"}
 
 
 def _put(seq: tuple, index: int, value: Any) -> tuple:
@@ -120,7 +119,7 @@ def _condition_choices(pending: tuple[int, ...], seat: int, accepted: tuple[Cond
             continue
         options: list[Condition | None] = [None]
         for kind in ("inspect", "pass"):
-            if (_OPPOSITE[kind], x) not in accepted:
+            if (OPPOSITE[kind], x) not in accepted:
                 options.append((kind, x))
         choices.append(tuple(options))
     return tuple(choices)
@@ -701,7 +700,7 @@ def _check_conditions(s: State, seat: int, conditions: Any) -> None:
         raise _illegal(seat, what, "conditions must be a tuple of (kind, seat) pairs")
     named: dict[int, str] = {}
     for c in conditions:
-        if (not isinstance(c, tuple) or len(c) != 2 or c[0] not in _OPPOSITE
+        if (not isinstance(c, tuple) or len(c) != 2 or c[0] not in OPPOSITE
                 or not isinstance(c[1], int) or isinstance(c[1], bool)):
             raise _illegal(seat, what, f"{c!r} is not a condition (\"inspect\" or \"pass\", seat)")
         kind, x = c
@@ -712,9 +711,9 @@ def _check_conditions(s: State, seat: int, conditions: Any) -> None:
         named[x] = kind
         if x == seat or x not in s.pending:
             raise _illegal(seat, what, f"seat {x} is not another merchant still to be dealt with")
-        if (_OPPOSITE[kind], x) in s.conditions:
+        if (OPPOSITE[kind], x) in s.conditions:
             raise _illegal(seat, what,
-                           f"the Sheriff already accepted to {_OPPOSITE[kind]} seat {x} this round")
+                           f"the Sheriff already accepted to {OPPOSITE[kind]} seat {x} this round")
 
 
 def _check_answer(s: State, seat: int, a: Any) -> None:
@@ -727,8 +726,8 @@ def _check_answer(s: State, seat: int, a: Any) -> None:
         if s.offer is None:
             raise _illegal(seat, "accept", f"seat {m} has made no offer")
         for kind, x in s.offer.conditions:
-            if (_OPPOSITE[kind], x) in s.conditions:
-                raise _illegal(seat, "accept", f"the offer contradicts the accepted {_OPPOSITE[kind]} of seat {x}")
+            if (OPPOSITE[kind], x) in s.conditions:
+                raise _illegal(seat, "accept", f"the offer contradicts the accepted {OPPOSITE[kind]} of seat {x}")
     elif isinstance(a, Inspect):
         if ("pass", m) in s.conditions:
             raise _illegal(seat, "inspect", f"you accepted to let seat {m} pass this round")
@@ -953,7 +952,7 @@ class Sheriff(Game):
         return _ANSWERS[
             s.exchange < EXCHANGES,
             s.offer is not None and not any(
-                (_OPPOSITE[kind], x) in s.conditions for kind, x in s.offer.conditions
+                (OPPOSITE[kind], x) in s.conditions for kind, x in s.offer.conditions
             ),
             ("pass", s.merchant) not in s.conditions,
         ]

@@ -16,6 +16,15 @@ from ..core import HIDDEN
 from .cards import IDX, LEGAL, PENALTY
 from .state import CONFISCATE, DECLARE, INSPECT, Consequences, Inspection, SeatView
 
+OPPOSITE = {"inspect": "pass", "pass": "inspect"}
+
+
+def condition_kinds(accepted: Sequence[tuple[str, int]], merchant: int) -> tuple[str, ...]:
+    """What an offer may promise about another pending `merchant` (§5.4.1): nothing ("") or
+    that the Sheriff inspects / passes them, unless it contradicts a condition the Sheriff
+    already accepted this round."""
+    return ("",) + tuple(kind for kind in ("inspect", "pass") if (OPPOSITE[kind], merchant) not in accepted)
+
 
 def fines(goods: Sequence[str]) -> int:
     """The penalty of each good, added up (unknown goods count nothing)."""

@@ -78,3 +78,14 @@ def test_negotiation_is_public():
     assert GAME.view(state, 0).players[3].stand_down == (HIDDEN,)
     assert GAME.view(state, 3).players[3].stand_down == ("mead",)
     assert NoOffer() in GAME.legal_actions(step(state, 0, Choose(1)), 1)
+
+
+def test_an_offer_may_not_promise_the_opposite_of_an_accepted_condition() -> None:
+    """§5.4.1: once the Sheriff accepted to pass seat 2, an offer may still promise nothing or
+    that he passes seat 2 again, never that he inspects it; seat 3 is open either way."""
+    from engine.sheriff.view import condition_kinds
+
+    accepted = (("pass", 2),)
+    assert condition_kinds(accepted, 2) == ("", "pass")
+    assert condition_kinds(accepted, 3) == ("", "inspect", "pass")
+    assert condition_kinds((("inspect", 3),), 3) == ("", "inspect")

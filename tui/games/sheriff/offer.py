@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.sheriff.cards import GOODS
 from engine.sheriff.state import Accept, Demand, Inspect, NoOffer, Offer, Pass
+from engine.sheriff.view import condition_kinds
 
 from .widgets import guarded
 
@@ -39,8 +40,7 @@ class OfferKeys:
             self.bag_claim[good] = max(0, min(room, self.bag_claim[good] + delta))
         elif key[0] == "cond":
             x = key[1]
-            options = [""] + [k for k in ("inspect", "pass")
-                              if ({"inspect": "pass", "pass": "inspect"}[k], x) not in view.conditions]
+            options = list(condition_kinds(view.conditions, x))
             current = self.conditions.get(x, "")
             index = options.index(current) if current in options else 0
             self.conditions[x] = options[(index + delta) % len(options)]
