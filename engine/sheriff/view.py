@@ -26,6 +26,13 @@ def condition_kinds(accepted: Sequence[tuple[str, int]], merchant: int) -> tuple
     return ("",) + tuple(kind for kind in ("inspect", "pass") if (OPPOSITE[kind], merchant) not in accepted)
 
 
+def market_turn_over(sheriff: int, n_players: int, acting: int, merchant: int) -> bool:
+    """Whether `merchant` has had its market turn this round while `acting` has its own: the
+    merchants go one by one to the Sheriff's left (§5.1), so its hand is final."""
+    order = [(sheriff + k) % n_players for k in range(1, n_players)]
+    return merchant in order and acting in order and order.index(merchant) < order.index(acting)
+
+
 def fines(goods: Sequence[str]) -> int:
     """The penalty of each good, added up (unknown goods count nothing)."""
     return sum(PENALTY[IDX[good]] for good in goods if good != HIDDEN)

@@ -89,3 +89,13 @@ def test_an_offer_may_not_promise_the_opposite_of_an_accepted_condition() -> Non
     assert condition_kinds(accepted, 2) == ("", "pass")
     assert condition_kinds(accepted, 3) == ("", "inspect", "pass")
     assert condition_kinds((("inspect", 3),), 3) == ("", "inspect")
+
+
+def test_a_merchants_market_turn_is_over_once_a_later_merchant_acts() -> None:
+    """§5.1: one merchant at a time, clockwise from the Sheriff's left (Sheriff 3 of 5: 4, 0, 1, 2)."""
+    from engine.sheriff.view import market_turn_over
+
+    assert market_turn_over(3, 5, acting=1, merchant=4) and market_turn_over(3, 5, acting=1, merchant=0)
+    assert not market_turn_over(3, 5, acting=1, merchant=1)  # its own turn
+    assert not market_turn_over(3, 5, acting=1, merchant=2)  # still to come
+    assert not market_turn_over(3, 5, acting=1, merchant=3)  # the Sheriff has no market turn

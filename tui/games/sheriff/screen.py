@@ -41,6 +41,7 @@ from engine.sheriff.state import (
     SetAside,
     View,
 )
+from engine.sheriff.view import market_turn_over
 
 from ...screens.dialogs import ConfirmDialog
 from ...widgets import PickList
@@ -149,11 +150,9 @@ class SheriffScreen(BoardText, DetailPanel, ChoicePanel, OfferKeys, GameScreen):
     @staticmethod
     def _market_done(view: View) -> bool:
         """This merchant's market turn is over and another merchant's is on: the hand is final."""
-        if view.phase != "market" or view.seat is None or view.seat == view.sheriff or not view.active:
+        if view.phase != "market" or view.seat is None or not view.active:
             return False
-        order = [(view.sheriff + k) % view.n_players for k in range(1, view.n_players)]
-        actor = view.active[0]
-        return actor != view.seat and actor in order and order.index(view.seat) < order.index(actor)
+        return market_turn_over(view.sheriff, view.n_players, view.active[0], view.seat)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         mode = self.mode
