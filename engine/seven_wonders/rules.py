@@ -37,7 +37,7 @@ from .cards import (
     age_cards,
     guild_count,
 )
-from .events import seven_wonders_events
+from .events import conflict_events, seven_wonders_events
 from .payment import Profile, profile
 from .picks import Context, Picks
 from .picks import card_options as card_options  # re-exported: screens and tests import it here
@@ -258,8 +258,9 @@ class SevenWonders(Game):
         return make_view(state, seat)
 
     def events(self, before: State, actions: Mapping[int, Any], after: State) -> tuple:
-        """The picks every seat saw revealed; a stage's or a discard's card unnamed (events.py)."""
-        return seven_wonders_events(actions)
+        """The picks every seat saw revealed (a stage's or a discard's card unnamed), then the
+        conflicts of an Age that ended (events.py)."""
+        return seven_wonders_events(actions) + conflict_events(before, after)
 
     def describe(self, action: Any) -> str:
         """One log line, safe for every seat: a stage's or a discard's card stays unnamed (§8)."""

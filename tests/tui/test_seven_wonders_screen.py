@@ -216,6 +216,7 @@ async def test_age_end_conflicts_are_shown_at_the_next_age(config):
         for seat, name in enumerate(app.tables[0].names):
             parts.append(f"{name} " + (" ".join(f"{t:+d}".replace("-", "−") for t in view.tokens[seat]) or "0"))
         assert "Age I conflicts: " + " · ".join(parts) in logged
+        assert logged.count("Age I conflicts") == 1
         # Our own result against each neighbour, with the shields compared: in this seed we
         # won both conflicts (the engine dealt +1 +1) with 1 shield against none.
         assert view.tokens[0] == (1, 1)
@@ -382,3 +383,4 @@ async def test_a_resumed_game_logs_the_conflicts_of_the_ages_already_played(conf
         # the engine kept Age I's results in the state: +1 +1 for us, as the live game showed
         assert screen.view.conflicts[0].results[0] == (1, 1)
         assert f"Age I conflicts: {names[0]} +1 +1 · " in logged
+        assert logged.count("Age I conflicts") == 1, "logged once, live or resumed"

@@ -41,4 +41,19 @@ def _line(e: Event, names: Names) -> str | None:
         return f"{name} builds {_card(e.cards[0])} from the discard pile"
     if kind == "decline":
         return f"{name} builds nothing from the discard pile"
+    if kind == "conflicts":
+        return _conflicts(e, names)
     return None
+
+
+_AGES = {1: "I", 2: "II", 3: "III"}
+
+
+def _conflicts(e: Event, names: Names) -> str:
+    """"Age I conflicts: Ann +1 +1 · Bob −1 · Cleo 0" (the tokens each city took)."""
+    age, tokens = e.amounts[0], e.amounts[1:]
+    parts = []
+    for seat in range(len(tokens) // 2):
+        got = [t for t in tokens[2 * seat: 2 * seat + 2] if t]
+        parts.append(f"{who(names, seat)} " + (" ".join(f"{t:+d}".replace("-", "−") for t in got) or "0"))
+    return f"Age {_AGES.get(age, age)} conflicts: " + " · ".join(parts)

@@ -141,13 +141,3 @@ class CityPanels:
             else:
                 out.append(f"tie with {name} ({mine}⚔:{theirs})", style="dim")
         return out
-
-    def _note_conflicts(self, view: View) -> None:
-        """Log each Age's conflicts once (a resumed game logs those it missed at once)."""
-        for conflict in view.conflicts:
-            if conflict.age in self._logged_ages:
-                continue
-            self._logged_ages.add(conflict.age)
-            parts = [f"{self.player_name(s)} {tokens_text([t for t in got if t]) or '0'}"
-                     for s, got in enumerate(conflict.results)]
-            self.query_one("#game-log").add(f"Age {AGE_NAMES[conflict.age]} conflicts: " + " · ".join(parts))

@@ -69,7 +69,6 @@ class SevenWondersScreen(CityPanels, HandPanel, GameScreen):
         self.legal_set: frozenset[Any] = frozenset()
         self.card: str | None = None  # the card whose ways to play are listed
         self.sent: str = ""  # what this seat sent for the current step
-        self._logged_ages: set[int] = set()
         self._step_seen: tuple[Any, ...] = ()
         self._choices_for: str | None = None
 
@@ -133,7 +132,6 @@ class SevenWondersScreen(CityPanels, HandPanel, GameScreen):
                 self.sent = ""
         self.view, self.legal = view, legal
         self.legal_set = frozenset(legal)
-        self._note_conflicts(view)
         self.query_one("#sw-neighbours", Static).update(self._neighbours_text(view))
         self.query_one("#sw-city", Static).update(self._city_text(view))
         self._draw_hand(view, new_step)
