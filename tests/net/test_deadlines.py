@@ -167,11 +167,19 @@ async def test_a_proof_that_does_not_hold_is_dropped_and_blames_nobody() -> None
     assert any("does not hold" in d for d in peers[2].dropped)
 
 
-async def test_two_signed_acts_for_one_step_are_proven_as_equivocation() -> None:
-    _, transports, peers = await memory_table(3)
+@pytest.mark.parametrize("kind", BROKERS)
+async def test_two_signed_acts_for_one_step_are_proven_as_equivocation(kind) -> None:
+    import contextlib
+    async with contextlib.AsyncExitStack() as stack:
+        transports, peers = await _table(kind, 3, stack)
+        await _two_acts(transports, peers)
+        await _close(peers, transports)
+
+
+async def _two_acts(transports, peers) -> None:
     for seat, p in enumerate(peers):
         p.decide(Bid(1 + seat))
-    await settle()
+    await until(lambda: all(p.lockstep.step == 1 for p in peers), 10)
     ls1 = peers[1].lockstep
     assert ls1.step == 1 and ls1.active() == {0}
     me0 = peers[0].lockstep.me
@@ -181,7 +189,7 @@ async def test_two_signed_acts_for_one_step_are_proven_as_equivocation() -> None
                  state_hash=ls1.hash, prev_hash=ls1.chain, nonce=10**15 + 1)
     await transports[0].publish(peers[0].topics.log, take)
     await transports[0].publish(peers[0].topics.log, skip)
-    await settle(60)
+    await until(lambda: all(p.lockstep.proofs.proven.get(0) for p in peers[1:]), 10)
     assert {p.lockstep.step for p in peers} == {2}
     for p in peers[1:]:
         assert p.lockstep.proofs.proven.get(0, ("",))[0] == "equivocation"
@@ -236,21 +244,27 @@ async def test_equivocation_inside_a_sync_does_not_make_an_honest_peer_blame_an_
     assert not ls2.frozen and 1 not in ls2.proofs.proven and not errors and 1 in ls2.commits
 
 
-async def test_a_deliberately_wrong_hash_is_proven_and_voted_on_instead_of_freezing_the_table() -> None:
-    _, transports, peers = await memory_table(3)
-    _clocked(peers)
-    ls0 = peers[0].lockstep
-    liar = forge(peers[1].lockstep.me, ls0.gid, "commit", {"commit": bytes(32)}, seat=1, step=0,
-                 state_hash=b"\x01" * 32, prev_hash=ls0.chain, nonce=10**15)
-    await transports[1].publish(peers[0].topics.log, liar)
-    await settle(60)
-    for p in peers:
-        assert not p.lockstep.frozen
-        assert p.lockstep.proofs.proven.get(1, ("",))[0] == "hash"
-    assert peers[2].lockstep.vote_options()["seats"] == (1,)
-    await _vote_all(peers, (0, 2))
-    _same_end(peers)
-    assert ls0.result().places[1] == 3
+@pytest.mark.parametrize("kind", BROKERS)
+async def test_a_deliberately_wrong_hash_is_proven_and_voted_on_instead_of_freezing_the_table(kind) -> None:
+    import contextlib
+    async with contextlib.AsyncExitStack() as stack:
+        transports, peers = await _table(kind, 3, stack)
+        _clocked(peers)
+        ls0 = peers[0].lockstep
+        liar = forge(peers[1].lockstep.me, ls0.gid, "commit", {"commit": bytes(32)}, seat=1, step=0,
+                     state_hash=b"\x01" * 32, prev_hash=ls0.chain, nonce=10**15)
+        await transports[1].publish(peers[0].topics.log, liar)
+        await until(lambda: all(p.lockstep.proofs.proven.get(1) for p in peers), 10)
+        for p in peers:
+            assert not p.lockstep.frozen
+            assert p.lockstep.proofs.proven.get(1, ("",))[0] == "hash"
+        assert peers[2].lockstep.vote_options()["seats"] == (1,)
+        peers[0].vote("end")
+        peers[2].vote("end")
+        await until(lambda: all(p.lockstep.phase == "over" for p in peers), 10)
+        _same_end(peers)
+        assert ls0.result().places[1] == 3
+        await _close(peers, transports)
 
 
 async def test_a_seat_offline_past_the_grace_lets_the_others_vote_to_end() -> None:
