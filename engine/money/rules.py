@@ -771,8 +771,20 @@ def _cards_text(cards: tuple[str, ...]) -> str:
     return labels(cards) if cards else "nothing"
 
 
+def _check_keep(state: MoneyState, seat: Seat, action: object) -> None:
+    """Keep is open to the acting bid in every turn; in the bid step it is no bid."""
+    if state.phase != "turns":
+        _check(state, seat, action)
+
+
+def _check_bid(state: MoneyState, seat: Seat, action: object) -> None:
+    """The bid step's usual case (one group listed in hand order) accepted in one call."""
+    if state.phase != "bid" or not _is_plain_bid_from(state.hands[seat], action):
+        _check(state, seat, action)
+
+
 # Game's fast lane: the checks and a turn's transition, called directly
-MoneyGame._checks = {kind: _check for kind in (Bid, Keep, SwapMarket, SwapBid)}
+MoneyGame._checks = {Bid: _check_bid, Keep: _check_keep, SwapMarket: _check, SwapBid: _check}
 MoneyGame._steps = {kind: _turn for kind in (Keep, SwapMarket, SwapBid)}
 
 GAME = MoneyGame()
