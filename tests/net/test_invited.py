@@ -220,34 +220,48 @@ async def test_sync_req_from_an_unknown_key_gets_no_answer_and_an_invited_watche
     assert watcher.lockstep.hash == ls.hash
 
 
-@pytest.mark.parametrize("kind", BROKERS)
-async def test_squatting_and_flooding_over_a_real_broker(kind) -> None:
+@contextlib.asynccontextmanager
+async def _hosted_on(kind: str):
+    """An invite-only table for two on a real broker: (host peer, attacker's and joiner's transports)."""
     async with running_broker(kind) as url:
         settings = BrokerSettings(broker=url)
-        t_host, t_evil, t_join = [await connect(url, settings) for _ in range(3)]
+        transports = [await connect(url, settings) for _ in range(3)]
         try:
-            host = await host_game(GAME, t_host, Identity.generate(), players=2, persist=False, invite=True,
+            host = await host_game(GAME, transports[0], Identity.generate(), players=2, persist=False, invite=True,
                                    name="Host", options={"rounds": 2})
-            ls, gid = host.lockstep, host.lockstep.gid
-            junk = b"\x07" * (60 * 1024)
-            for n in range(60):
-                squatter = Identity.generate()
-                await t_evil.publish(host.topics.log, _hello(squatter, gid, ls, b""))
-                flood = forge(squatter, gid, "act", {"action": to_plain(junk)}, seat=1, step=n,
-                              state_hash=ZERO, prev_hash=ZERO, nonce=n + 1)
-                await t_evil.publish(host.topics.log, flood)
-            friend = await join_game(t_join, Identity.generate(), gid, name="Friend", persist=False, game=GAME,
-                                     pin=ls.pin)
-            await until(lambda: friend.lockstep.phase == "play", 10)
-            assert ls.keys == [ls.me.public, friend.lockstep.me.public]
-            assert ls.buffer.bytes_held(seated=False) <= UNSEATED_BYTES
-            await finish([host, friend])
-            assert host.lockstep.hash == friend.lockstep.hash
-            for p in (host, friend):
-                await p.stop(clean=False)
+            yield host, transports[1], transports[2]
         finally:
-            for t in (t_host, t_evil, t_join):
+            for t in transports:
                 await t.stop()
+
+
+async def _invited_friend_plays(host, t_join) -> None:
+    """The friend with the invite code sits at the real table and both play it to one end."""
+    ls = host.lockstep
+    friend = await join_game(t_join, Identity.generate(), ls.gid, name="Friend", persist=False, game=GAME,
+                             pin=ls.pin, timeout=5)
+    await until(lambda: friend.lockstep.phase == "play", 10)
+    assert friend.lockstep.host_key == ls.me.public
+    assert ls.keys == [ls.me.public, friend.lockstep.me.public]
+    await finish([host, friend])
+    assert host.lockstep.hash == friend.lockstep.hash
+    for p in (host, friend):
+        await p.stop(clean=False)
+
+
+@pytest.mark.parametrize("kind", BROKERS)
+async def test_squatting_and_flooding_over_a_real_broker(kind) -> None:
+    async with _hosted_on(kind) as (host, t_evil, t_join):
+        ls, gid = host.lockstep, host.lockstep.gid
+        junk = b"\x07" * (60 * 1024)
+        for n in range(60):
+            squatter = Identity.generate()
+            await t_evil.publish(host.topics.log, _hello(squatter, gid, ls, b""))
+            flood = forge(squatter, gid, "act", {"action": to_plain(junk)}, seat=1, step=n,
+                          state_hash=ZERO, prev_hash=ZERO, nonce=n + 1)
+            await t_evil.publish(host.topics.log, flood)
+        await _invited_friend_plays(host, t_join)
+        assert ls.buffer.bytes_held(seated=False) <= UNSEATED_BYTES
 
 
 @pytest.mark.parametrize("kind", BROKERS)
@@ -255,36 +269,20 @@ async def test_lobby_junk_and_fake_games_neither_block_an_invited_joiner_nor_gro
     from net.session import MAX_LISTED, list_open_games
     from net.topics import Topics
 
-    async with running_broker(kind) as url:
-        settings = BrokerSettings(broker=url)
-        t_host, t_evil, t_join = [await connect(url, settings) for _ in range(3)]
-        try:
-            host = await host_game(GAME, t_host, Identity.generate(), players=2, persist=False, invite=True,
-                                   name="Host", options={"rounds": 2})
-            ls, gid = host.lockstep, host.lockstep.gid
-            body = {"game": GAME.id, "players": 2, "options": {}, "versions": ls.versions, "names": ["Evil", ""],
-                    "open": True, "relay_bots": 0, "invite": False}
-            for n in range(MAX_LISTED + 100):  # fake games, each from a key of its own
-                fake_gid = f"{GAME.id}-fake{n:04d}"
-                fake = forge(Identity.generate(), fake_gid, "announce", body, seat=0, step=0,
-                             state_hash=ZERO, prev_hash=ZERO)
-                await t_evil.publish(Topics(fake_gid).lobby, fake, retain=True)
-            # the real game's retained announcement is overwritten with junk, then cleared
-            await t_evil.publish(host.topics.lobby, b"\x00junk" * 100, retain=True)
-            await t_evil.publish(host.topics.lobby, b"", retain=True)
-            listed = await list_open_games(t_join, wait=1.0)
-            assert len(listed) <= MAX_LISTED
-            friend = await join_game(t_join, Identity.generate(), gid, name="Friend", persist=False, game=GAME,
-                                     pin=ls.pin, timeout=5)
-            await until(lambda: friend.lockstep.phase == "play", 10)
-            assert friend.lockstep.host_key == ls.me.public
-            await finish([host, friend])
-            assert host.lockstep.hash == friend.lockstep.hash
-            for p in (host, friend):
-                await p.stop(clean=False)
-        finally:
-            for t in (t_host, t_evil, t_join):
-                await t.stop()
+    async with _hosted_on(kind) as (host, t_evil, t_join):
+        ls = host.lockstep
+        body = {"game": GAME.id, "players": 2, "options": {}, "versions": ls.versions, "names": ["Evil", ""],
+                "open": True, "relay_bots": 0, "invite": False}
+        for n in range(MAX_LISTED + 100):  # fake games, each from a key of its own
+            fake_gid = f"{GAME.id}-fake{n:04d}"
+            fake = forge(Identity.generate(), fake_gid, "announce", body, seat=0, step=0,
+                         state_hash=ZERO, prev_hash=ZERO)
+            await t_evil.publish(Topics(fake_gid).lobby, fake, retain=True)
+        # the real game's retained announcement is overwritten with junk, then cleared
+        await t_evil.publish(host.topics.lobby, b"\x00junk" * 100, retain=True)
+        await t_evil.publish(host.topics.lobby, b"", retain=True)
+        assert len(await list_open_games(t_join, wait=1.0)) <= MAX_LISTED
+        await _invited_friend_plays(host, t_join)
 
 
 def test_the_pin_and_proof_match_the_protocol_document_vectors() -> None:
