@@ -5,8 +5,10 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import App, ComposeResult
+from textual.widgets._footer import FooterKey
 
 from tui.app import GamenightApp
+from tui.games.money.screen import MoneyScreen
 from tui.screens.new_game import GameSetup
 from tui.widgets.footer import GameFooter
 from tui.widgets.panel import Panel
@@ -28,6 +30,32 @@ async def test_the_footer_changes_only_when_the_keys_change(config):
         await settle(pilot)
         assert footer.rebuilds + footer.relabels > changes
         assert "Place bid" not in screen_text(app).splitlines()[-1]
+
+
+async def test_the_footer_shows_the_keys_a_new_footer_would(config):
+    """Keys are hidden and shown again as the game moves on (bid, turns, other seats' turns):
+    the footer shows the screen's keys in order, and the line a footer built afresh shows."""
+    app = GamenightApp(start=GameSetup("money", 4, 3, seed=5, names=["Ann"], bot_delay=0), config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        footer = app.screen.query_one(GameFooter)
+        seen = set()
+        for _ in range(10):
+            screen = app.screen
+            if not isinstance(screen, MoneyScreen):
+                break
+            keys = ["space", "enter"] if screen.bidding else (["1"] if screen.choosing else [])
+            await pilot.press(*keys)
+            await settle(pilot)
+            shown = [(k.key, k.description, not k._disabled) for k in footer.query(FooterKey) if k.display]
+            assert shown == [(b.key, b.description, enabled) for b, enabled, _ in footer._keys()]
+            seen.add(tuple(shown))
+        assert len(seen) >= 2 and footer.relabels > 0  # the keys changed without a rebuild
+        line = screen_text(app).splitlines()[-1]
+        footer._pool = []  # forget the hidden keys: compose only what is shown now
+        footer.refresh(recompose=True)
+        await settle(pilot)
+        assert screen_text(app).splitlines()[-1] == line
 
 
 class PanelApp(App[None]):
