@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from textual.app import App, ComposeResult
+
 from engine.money import Keep, make_bid
 from engine.registry import get_game
 from engine.sheriff.cards import NAME
@@ -9,8 +11,9 @@ from engine.ten.cards import card_name
 from tui.app import GamenightApp
 from tui.local_table import LocalTable
 from tui.screens.new_game import GameSetup
+from tui.widgets import GameLogPanel
 
-from .helpers import settle
+from .helpers import screen_text, settle
 
 
 def _panel_text(app) -> str:
@@ -74,3 +77,22 @@ def test_each_game_words_its_events_with_names():
     assert event_lines("seven_wonders", [Event(1, "stage", amounts=(1, 0)), Event(2, "discard")], names) == [
         "Bob builds a wonder stage, paying 1 left and 0 right", "Cy discards a card for 3 coins"]
     assert event_lines("guess", [Event(0, "described", text="bid 3")], names) == ["Ann: bid 3"]
+
+
+class LogApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield GameLogPanel(id="game-log")
+
+
+async def test_the_log_shows_its_newest_line_as_lines_arrive():
+    app = LogApp()
+    async with app.run_test(size=(30, 8)) as pilot:
+        panel = app.query_one(GameLogPanel)
+        panel.add_lines(f"early line {n}" for n in range(3))
+        await pilot.pause()
+        for batch in range(4):
+            panel.add_lines([f"line {batch}.{n}" for n in range(3)] + [""])
+            await pilot.pause()
+            assert f"line {batch}.2" in screen_text(app)
+        assert panel.scroll_y == panel.max_scroll_y > 0  # scrolled to the end
+        assert "line 3.2" in screen_text(app).splitlines()[-1]

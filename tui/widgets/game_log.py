@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 
 from textual.events import Resize
 from textual.widgets import RichLog
@@ -23,9 +24,22 @@ class GameLogPanel(RichLog):
         self._wrapped_at = 0
 
     def add(self, line: str) -> None:
-        if line:
+        self.add_lines((line,))
+
+    def add_lines(self, lines: Iterable[str]) -> None:
+        """Append lines and show the last one. RichLog scrolls after the next refresh, which
+        paints the log twice (once unscrolled); its size does not depend on its lines, so it
+        scrolls at once here. Before it knows its width RichLog holds writes back: those
+        scroll later, as RichLog does."""
+        lines = [line for line in lines if line]
+        if not lines:
+            return
+        held = not self._size_known
+        for line in lines:
             self._lines.append(line)
-            self.write(line)
+            self.write(line, scroll_end=None if held else False)
+        if not held:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
 
     def on_resize(self, event: Resize) -> None:
         # RichLog wraps a line once, when written: when the panel widens (a bigger terminal)
