@@ -22,7 +22,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.reactive import Reactive
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Static
 
 from engine.core import Action, ActionSpace, GameError, Seat, View
@@ -57,6 +59,11 @@ class GameScreen(Screen[None]):
     # to one line; wider and taller terminals grow the side panel (styles/app.tcss).
     HORIZONTAL_BREAKPOINTS = [(0, "-too-narrow"), (MIN_SIZE[0], "-normal"), (110, "-wide"), (150, "-very-wide")]
     VERTICAL_BREAKPOINTS = [(0, "-too-short"), (MIN_SIZE[1], "-normal-height"), (36, "-tall")]
+
+    # Textual repaints the whole screen when the focus moves (Screen.focused repaints); the
+    # widgets that gain and lose focus repaint themselves (their :focus styles), and a game
+    # screen's own background does not depend on the focus: no full-screen repaint.
+    focused: Reactive[Widget | None] = Reactive(None, repaint=False)
 
     BINDINGS = [
         Binding("f1,question_mark", "help", "Help", show=True),
@@ -201,9 +208,7 @@ class GameScreen(Screen[None]):
             return
         logged = ("changed", "error", "notice", "desync", "over", "presence") + (() if self.has_chat else ("chat",))
         if event.kind in logged:
-            panel = self.query_one("#game-log", GameLogPanel)
-            for line in event.log:
-                panel.add(line)
+            self.query_one("#game-log", GameLogPanel).add_lines(event.log)
         if event.kind in ("error", "desync"):
             self.show_message(event.text, error=True)
         elif event.kind == "notice":
