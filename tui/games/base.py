@@ -82,6 +82,7 @@ class GameScreen(Screen[None]):
         self._ended = False
         self._was_my_turn = False
         self._message = ""
+        self._events: list[TableEvent] = []  # table events not handled yet
 
     # ---- for subclasses ----------------------------------------------------------------
     def compose_board(self) -> ComposeResult:
@@ -201,11 +202,21 @@ class GameScreen(Screen[None]):
             self.show_message(f"The table could not start: {exc}", error=True)
 
     def _on_table_event(self, event: TableEvent) -> None:
-        self.call_later(self._handle_event, event)
+        # Events that arrive together (bots answering at once, "waiting" then "changed") are
+        # handled together: their log lines and messages, then one redraw of the final state.
+        self._events.append(event)
+        if len(self._events) == 1:
+            self.call_later(self._handle_events)
 
-    def _handle_event(self, event: TableEvent) -> None:
+    def _handle_events(self) -> None:
+        events, self._events = self._events, []
         if not self.is_attached:
             return
+        for event in events:
+            self._note_event(event)
+        self.refresh_table()
+
+    def _note_event(self, event: TableEvent) -> None:
         logged = ("changed", "error", "notice", "desync", "over", "presence") + (() if self.has_chat else ("chat",))
         if event.kind in logged:
             self.query_one("#game-log", GameLogPanel).add_lines(event.log)
@@ -215,7 +226,6 @@ class GameScreen(Screen[None]):
             self.show_message(event.text)
         elif event.kind == "changed" and self._message:
             self.show_message("")  # the table moved on: an old complaint no longer applies
-        self.refresh_table()
 
     # ---- which seat is shown -----------------------------------------------------------
     def _pick_seat(self, awaiting: frozenset[Seat]) -> Seat | None:
