@@ -15,10 +15,12 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
+from .settled import SettledSize
+
 _COMPARABLE = (str, Text)
 
 
-class Panel(Static):
+class Panel(SettledSize, Static):
     def __init__(self, content: Any = "", **kwargs: Any) -> None:
         super().__init__(content, **kwargs)
         self._shown: Any = content

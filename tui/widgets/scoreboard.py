@@ -13,6 +13,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
+from .settled import SettledSize
+
 Drawn = tuple[tuple[str, ...], tuple[tuple[Any, ...], ...], tuple[int, ...]]
 
 KEPT = 16
@@ -40,7 +42,7 @@ class _KeptTable:
         return Measurement.get(console, options, self.table)
 
 
-class Scoreboard(Static):
+class Scoreboard(SettledSize, Static):
     DEFAULT_CSS = """
     Scoreboard { height: auto; }
     """
