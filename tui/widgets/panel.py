@@ -15,12 +15,10 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
-from .settled import SettledSize
-
 _COMPARABLE = (str, Text)
 
 
-class Panel(SettledSize, Static):
+class Panel(Static):
     def __init__(self, content: Any = "", **kwargs: Any) -> None:
         super().__init__(content, **kwargs)
         self._shown: Any = content

@@ -15,8 +15,6 @@ from textual.binding import Binding
 from textual.message import Message
 from textual.widget import Widget
 
-from .settled import SettledSize
-
 
 @dataclass(frozen=True)
 class PickRow:
@@ -25,7 +23,7 @@ class PickRow:
     enabled: bool = True
 
 
-class PickList(SettledSize, Widget, can_focus=True):
+class PickList(Widget, can_focus=True):
     """A focusable list; `cursor` is the highlighted row, `highlighted` its key."""
 
     DEFAULT_CSS = """

@@ -13,8 +13,6 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from .settled import SettledSize
-
 Drawn = tuple[tuple[str, ...], tuple[tuple[Any, ...], ...], tuple[int, ...]]
 
 KEPT = 16
@@ -42,7 +40,7 @@ class _KeptTable:
         return Measurement.get(console, options, self.table)
 
 
-class Scoreboard(SettledSize, Static):
+class Scoreboard(Static):
     DEFAULT_CSS = """
     Scoreboard { height: auto; }
     """
