@@ -6,7 +6,6 @@ from collections import deque
 from collections.abc import Iterable
 
 from textual.events import Resize
-from textual.geometry import Size
 from textual.widgets import RichLog
 
 MAX_LINES = 500
@@ -17,23 +16,12 @@ class GameLogPanel(RichLog):
     GameLogPanel { height: 1fr; border-top: solid $primary-darken-2; scrollbar-size-vertical: 1; }
     """
 
-    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
-        # Textual hands a scroll view its viewport as its virtual size, so ScrollView finds a
-        # change at every layout pass and repaints the scrollbar in a frame of its own. When
-        # nothing about the log changed since the last pass, there is nothing to update.
-        seen = (size, virtual_size, container_size, self.virtual_size)
-        if seen == self._seen_sizes:
-            return False
-        self._seen_sizes = seen
-        return super()._size_updated(size, virtual_size, container_size, layout)
-
     def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes, wrap=True, markup=False, max_lines=MAX_LINES, auto_scroll=True,
                          min_width=10)
         self.can_focus = False
         self._lines: deque[str] = deque(maxlen=MAX_LINES)
         self._wrapped_at = 0
-        self._seen_sizes: tuple[Size, ...] = ()
 
     def add(self, line: str) -> None:
         self.add_lines((line,))
