@@ -34,7 +34,7 @@ class GameLogPanel(RichLog):
         lines = [line for line in lines if line]
         if not lines:
             return
-        held = not self._size_known
+        held = not self.size.width  # not laid out yet: RichLog holds the writes back itself
         for line in lines:
             self._lines.append(line)
             self.write(line, scroll_end=None if held else False)
