@@ -38,7 +38,8 @@ def play_game(
     # `legal_actions` would only repeat those guards: the harness calls the game's hook.
     # Every action still goes through `apply`, which validates it.
     legal_actions = game._legal_actions
-    stalemate, active_seats, apply = game.stalemate, game.active, game.apply
+    # `active` is the acting-seat hook (nobody once over): asked directly, as above
+    stalemate, active_seats, apply = game.stalemate, game._active, game.apply
     actions = steps = 0
     while steps < max_steps and not stalemate(state):
         active = active_seats(state)  # empty once the game is over

@@ -198,29 +198,29 @@ class Game:
         a seat missing -> each action's own rule, seats in order), asking each hook once.
         """
         active = self._active(state)
-        checks = self._checks
-        if len(actions) == 1 == len(active):  # one seat acts: the usual step
-            for seat, action in actions.items():
-                if seat in active:
-                    kind = type(action)
-                    check = checks.get(kind)
-                    if check is None:
-                        self._validate(state, seat, action)
-                    else:
-                        check(state, seat, action)
-                    step = self._steps.get(kind)
-                    if step is None:
-                        return self._apply(state, actions)
-                    return step(state, seat, action)
-        elif active and actions.keys() == active:  # a set comparison: allocates nothing
-            for seat in sorted(actions):
-                action = actions[seat]
-                check = checks.get(type(action))
+        if actions.keys() == active:  # a set comparison: allocates nothing
+            if len(active) == 1:  # one seat acts: the usual step
+                ((seat, action),) = actions.items()
+                kind = type(action)
+                check = self._checks.get(kind)
                 if check is None:
                     self._validate(state, seat, action)
                 else:
                     check(state, seat, action)
-            return self._apply(state, actions)
+                step = self._steps.get(kind)
+                if step is None:
+                    return self._apply(state, actions)
+                return step(state, seat, action)
+            if active:
+                checks = self._checks
+                for seat in sorted(actions):
+                    action = actions[seat]
+                    check = checks.get(type(action))
+                    if check is None:
+                        self._validate(state, seat, action)
+                    else:
+                        check(state, seat, action)
+                return self._apply(state, actions)
         raise self._misfit(state, actions, active)
 
     def check_players(self, n_players: int, options: Mapping[str, Any]) -> None:
