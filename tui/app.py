@@ -35,6 +35,9 @@ STYLES = Path(__file__).resolve().parent / "styles"
 class GamenightApp(App[int]):
     TITLE = "gamenight"
     CSS_PATH = [STYLES / "app.tcss"]
+    # Every key a player needs is in the footer; Textual's own palette (themes, screenshots)
+    # only took room there ("^p palette" on the Host and Join screens).
+    ENABLE_COMMAND_PALETTE = False
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", show=True, priority=True),
         Binding("f1,question_mark", "help", "Help", show=True),
