@@ -229,7 +229,6 @@ class Relay:
             await peer.stop(clean=False)
 
     def _remember(self, gid: str, lockstep: Lockstep) -> None:
-        lockstep.catchup.archive = True  # no seat waits for its turn to answer: they all left
         self._loaded[gid] = lockstep
         while len(self._loaded) > self.limits.loaded_archives:
             self._loaded.popitem(last=False)
@@ -289,6 +288,7 @@ class Relay:
             return None
         try:
             lockstep = Lockstep(get_game(meta["game"]), gid, self.identity, name="relay")
+            lockstep.catchup.archive = True  # no seat waits for its turn to answer: they all left
             lockstep.replaying = True
             for raw in read_log(self.archive / gid / "log.bin"):
                 lockstep.receive(decode_envelope(raw))

@@ -268,14 +268,14 @@ class Steps:
         ctx.hash = new_hash
         assert self.game_log is not None
         self.game_log = self.game_log.append(actions)
-        lines = "; ".join(f"{ctx.names[s]}: {ctx.game.describe(a)}" for s, a in sorted(actions.items()))
         ctx.step += 1
         self.heads.append((ctx.hash, ctx.chain))
         self.round = Round()
         ctx.secrets.pop(f"commit:{ctx.step - 1}", None)
         # the mode and the seats that acted are for the peer's timing figures
-        out: list[Output] = [Note("changed", lines, {"step": ctx.step, "mode": kind, "seats": sorted(actions),
-                                                     "events": events})]
+        # the log's lines are the events, worded by each screen with names: no text here
+        out: list[Output] = [Note("changed", "", {"step": ctx.step, "mode": kind, "seats": sorted(actions),
+                                                  "events": events})]
         return out + self.after_step()
 
     def after_step(self) -> list[Output]:

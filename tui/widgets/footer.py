@@ -44,7 +44,7 @@ class GameFooter(Footer):
         return [entry for _, entry in ordered]
 
     def _signature(self, bindings: list[tuple[Binding, bool, str]]) -> Shown:
-        return tuple((b.key, b.description, b.action, enabled) for b, enabled, _ in bindings)
+        return tuple(self._entry(b, enabled) for b, enabled, _ in bindings)
 
     def _make_key(self, binding: Binding, enabled: bool, tooltip: str) -> FooterKey:
         key = FooterKey(binding.key, self.app.get_key_display(binding), binding.description, binding.action,

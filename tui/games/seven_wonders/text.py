@@ -146,11 +146,6 @@ def card_info(card_id: str) -> Text:
 
 
 # ---- a city from the view ------------------------------------------------------------------------
-def city_effects(view: View, seat: int) -> list[Effects]:
-    board = BOARDS[(view.wonders[seat], view.sides[seat])]
-    return [CARDS[c].effects for c in view.cities[seat]] + [s.effects for s in board.stages[: view.stages[seat]]]
-
-
 def production(view: View, seat: int, *, sold_only: bool) -> tuple[list[int], list[tuple[int, ...]]]:
     """What a city makes every turn (sold_only: what a neighbour may buy from it)."""
     made = view.production[seat]

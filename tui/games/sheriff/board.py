@@ -59,7 +59,7 @@ class BoardText:
     def _stand_text(self, p: SeatView, open_: bool) -> Text:
         out = Text()
         if p.stand_up:
-            out.append_text(goods_text(p.stand_up, " ", short=True))
+            out.append_text(goods_text(p.stand_up, " "))
         down = p.stand_down
         if down:
             if p.stand_up:
@@ -67,12 +67,12 @@ class BoardText:
             known = [c for c in down if c != HIDDEN]
             if open_ or len(known) == len(down):
                 out.append("▯", style="red")
-                out.append_text(goods_text(down, " ", short=True))
+                out.append_text(goods_text(down, " "))
             else:
                 out.append(f"▯{len(down)} face down", style="red")
                 if known:
                     out.append(" incl. ", style="dim")
-                    out.append_text(goods_text(known, " ", short=True))
+                    out.append_text(goods_text(known, " "))
         if not p.stand_up and not down:
             out.append("empty stand", style="dim")
         return out

@@ -139,7 +139,7 @@ class ChoicePanel:
             return Text("Hands are hidden: you are watching.", style="dim")
         out = Text(no_wrap=True, overflow="ellipsis")
         out.append(f"Your hand ({len(me.hand)}): ", style="bold")
-        out.append_text(goods_text(me.hand, " ", "empty", short=True))
+        out.append_text(goods_text(me.hand, " ", "empty"))
         if self.mode in ("aside", "load", "preload"):
             out = Text(no_wrap=True, overflow="ellipsis")
             picked = [me.hand[i] for i in sorted(self.selected) if i < len(me.hand)]

@@ -81,7 +81,7 @@ class DetailPanel:
     def _declared_text(self, view: View, p: SeatView, round_: int | None = None) -> Text:
         size = self.bag_sizes.get((view.round if round_ is None else round_, p.seat))
         out = Text(f"{size} " if size else "")
-        out.append_text(good_text(p.declared, short=True))
+        out.append_text(good_text(p.declared))
         return out
 
     def _bags_line(self, view: View, players: Sequence[SeatView], round_: int | None = None,
@@ -233,11 +233,11 @@ class DetailPanel:
         given = [g for g in GOODS for _ in range(self.stand_pick[g])]
         if given:
             line.append(" + ")
-            line.append_text(goods_text(given, " ", short=True))
+            line.append_text(goods_text(given, " "))
         if delivered:
             line.append(" + from the bag " + ", ".join(good_name(c) for c in delivered))
         line.append("; to your stand: ")
-        line.append_text(goods_text(passing, " ", "nothing", short=True))
+        line.append_text(goods_text(passing, " ", "nothing"))
         lines.append(line)
         opened = view.consequences.if_opened if view.consequences else None
         if opened is not None:

@@ -30,13 +30,8 @@ def good_name(good: str) -> str:
     return "?" if good == HIDDEN else NAME[good]
 
 
-def short_name(good: str) -> str:
-    """The good's name as on its card ("Apples", "Green Apples"), never its id: the tight
-    lines (stands, hand) save room with their separators instead."""
-    return good_name(good)
-
-
-def good_text(good: str, n: int | None = None, short: bool = False) -> Text:
+def good_text(good: str, n: int | None = None) -> Text:
+    """A good by the name on its card ("Green Apples 2"), never its id."""
     name = good_name(good)
     return Text(name if n is None else f"{name} {n}", style=good_style(good))
 
@@ -50,10 +45,10 @@ def by_kind(cards: Sequence[str]) -> list[tuple[str, int]]:
     return out
 
 
-def goods_text(cards: Sequence[str], sep: str = " · ", empty: str = "nothing", short: bool = False) -> Text:
+def goods_text(cards: Sequence[str], sep: str = " · ", empty: str = "nothing") -> Text:
     if not cards:
         return Text(empty, style="dim")
-    return Text(sep).join(good_text(g, n, short) for g, n in by_kind(cards))
+    return Text(sep).join(good_text(g, n) for g, n in by_kind(cards))
 
 
 def value(cards: Sequence[str]) -> int:
@@ -64,7 +59,7 @@ def inspection_words(inspection: Inspection) -> str:
     """What opening a bag does, in a few words, for the merchant who knows the bag."""
     if inspection.honest:
         return f"honest: Sheriff pays you {inspection.fine}"
-    lost = ", ".join(f"{short_name(g)} {n}" for g, n in by_kind(inspection.confiscated))
+    lost = ", ".join(f"{good_name(g)} {n}" for g, n in by_kind(inspection.confiscated))
     return f"lie: {len(inspection.kept)} kept, you pay {inspection.fine} ({lost} lost)"
 
 
