@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TypeVar
 
 from .errors import InvalidOption
+from .hidden import is_masked
 from .rng import Rng
 
 T = TypeVar("T")
@@ -31,6 +32,8 @@ def check_stacked(cards: Sequence[T], stacked: Sequence[T], what: str = "deck") 
     """Raise InvalidOption unless `stacked` holds exactly the cards of `cards`."""
     if isinstance(stacked, (str, bytes)) or not isinstance(stacked, Sequence):
         raise InvalidOption(f"the stacked {what} must be a list of card ids")
+    if is_masked(stacked, len(cards)):
+        return  # dealt by the deck protocol: every position a token, faces still unknown
     want, got = Counter(cards), Counter(stacked)
     if want == got:
         return

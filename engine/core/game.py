@@ -21,6 +21,7 @@ from typing import Any
 
 from .errors import GameError, GameOver, IllegalAction, InvalidOption, NotYourTurn
 from .events import DESCRIBED, Event
+from .hidden import masked, tokens_in
 from .plain import plain
 from .rng import Stream
 
@@ -111,7 +112,7 @@ class OptionSpec:
 
 
 GUARDED = (
-    "setup", "check_options", "check_players", "active", "legal_actions", "validate", "apply",
+    "setup", "setup_dealt", "check_options", "check_players", "active", "legal_actions", "validate", "apply",
     "view", "result", "result_now",
 )
 """Public methods of `Game` that no game redefines (it fills in their hooks instead)."""
@@ -150,7 +151,24 @@ class Game:
         self.check_players(n_players, opts)
         if not isinstance(seed, bytes):
             raise InvalidOption("the seed must be bytes")
+        if tokens_in(opts):
+            raise InvalidOption(f"{self.name}: card tokens come only from the network deal")
         return self._setup(n_players, seed, opts)
+
+    def setup_dealt(self, n_players: int, seed: bytes, options: Mapping[str, Any] | None = None) -> State:
+        """The first state of a network game whose decks the deck protocol dealt (`decks`).
+
+        Every card of those decks is a token (engine/core/hidden.py) until the rules show it;
+        everything else is set up as `setup` does from the same seed, so that revealing every
+        token of this state gives `setup` with those decks stacked in the dealt order.
+        """
+        if not isinstance(n_players, int) or isinstance(n_players, bool):
+            raise InvalidOption(f"{self.name}: the number of players must be a whole number")
+        opts = self.check_options(options or {})
+        self.check_players(n_players, opts)
+        if not isinstance(seed, bytes):
+            raise InvalidOption("the seed must be bytes")
+        return self._setup_dealt(n_players, seed, opts)
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Options with defaults filled in; an unknown option or value raises InvalidOption."""
@@ -310,7 +328,47 @@ class Game:
         """
         return state
 
+    # ---- hidden cards over the network (engine/core/hidden.py, net/deck) --------------
+    # A game with cards nobody may see says which decks the table deals with the deck protocol,
+    # which faces each seat may see, and which faces a step reads. The defaults: no hidden
+    # cards, so the network table deals nothing and reveals nothing.
+    def decks(self, n_players: int, options: Mapping[str, Any]) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+        """The decks a network table deals before setup: (label, its cards in setup order)."""
+        return ()
+
+    def deck_cards(self, state: State, label: str) -> tuple[Any, ...] | None:
+        """The cards of a deck the rules shuffle during the game (known faces, e.g. discard
+        piles turned over), whose tokens `state` holds before the table dealt it; None if the
+        game has no such deck."""
+        return None
+
+    def dealt_options(self, n_players: int, orders: Mapping[str, tuple[Any, ...]]) -> dict[str, Any]:
+        """Options that set a plain game up with every deck of `decks` in the given order (top
+        first), as `setup_dealt` stands once every token is revealed. The default: one deck,
+        stacked through the `deck` option."""
+        ((_, order),) = orders.items()
+        return {"deck": list(order)}
+
+    def seen(self, state: State, seat: Seat | None) -> frozenset[Any]:
+        """The cards `seat` may see now (None: what lies face up for the whole table), tokens
+        included: the table reveals each token here to that seat (or to everyone)."""
+        return frozenset()
+
+    def needs(self, state: State, actions: Mapping[Seat, Action]) -> frozenset[str]:
+        """Tokens whose faces the rules read to apply `actions` (the top card a draw turns
+        over, say): the table shows them to everyone before the step."""
+        return frozenset()
+
     # ---- hooks for subclasses -------------------------------------------------------
+    def _setup_dealt(self, n_players: int, seed: bytes, options: dict[str, Any]) -> State:
+        """The default: a game of one deck, stacked through its `deck` option, takes the
+        dealt deck as that stack (`shuffle_or_stack` accepts a whole masked deck)."""
+        decks = self.decks(n_players, options)
+        if len(decks) != 1 or "deck" not in options:
+            raise NotImplementedError(f"{self.name} has no network deal")
+        label, cards = decks[0]
+        return self._setup(n_players, seed, {**options, "deck": masked(label, len(cards))})
+
     def _setup(self, n_players: int, seed: bytes, options: dict[str, Any]) -> State:
         raise NotImplementedError
 

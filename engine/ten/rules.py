@@ -17,6 +17,7 @@ from ..core import (
     relabel,
     shuffle_or_stack,
 )
+from ..core.hidden import is_token
 from .cards import (
     BUST_AT_CURRENCY,
     BUST_AT_TOTAL,
@@ -233,6 +234,22 @@ def _at_least(counts_from: tuple[int, ...], k: int) -> int:
     return counts_from[min(max(k, 0), len(counts_from) - 1)]
 
 
+def unseen_deck(state: State) -> tuple[str, ...]:
+    """The deck's cards (faces, any order): the deck itself, or over the network, where its
+    faces are tokens until drawn, every card of the game that lies nowhere else face up."""
+    deck = state.deck
+    if not deck or not is_token(deck[0]):
+        return deck
+    return tuple(sorted((Counter(deck_for(state.n_players)) - Counter(off_deck(state))).elements()))
+
+
+def off_deck(state: State) -> tuple[str, ...]:
+    """Every card that has left the deck: all of them face up for the whole table."""
+    wild = (state.auction.wild,) if state.auction is not None else ()
+    return (state.tableau + state.market + state.discard + wild
+            + tuple(c for cards in state.collections for c in cards))
+
+
 def bust_cards(total: int, currency_sum: int, deck: tuple[str, ...]) -> int:
     """Unseen cards that would bust a player at this running total and currency total if drawn
     next (public: the deck holds exactly the cards nobody has seen)."""
@@ -359,7 +376,7 @@ class Ten(Game):
         players = tuple([
             _player_view(s, collections[s], currency[s], busts[s]) for s in range(state.n_players)
         ])
-        deck = state.deck
+        deck = unseen_deck(state)
         total, currency_sum = state.total, state.currency_sum
         active = _acting(state)
         buyable = self.buyable(state, seat) if seat is not None else ()
@@ -421,6 +438,20 @@ class Ten(Game):
 
     def secret_from(self, state: State, seat: int | None) -> frozenset[str]:
         return frozenset(state.deck)
+
+    # ---- over the network: one deck, every draw turned over for the whole table -----------
+    def decks(self, n_players: int, options: Mapping[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        return (("deck", deck_for(n_players)),)
+
+    def seen(self, state: State, seat: int | None) -> frozenset[str]:
+        # every card off the deck lies face up (a draw is turned over before it is placed)
+        return frozenset(off_deck(state))
+
+    def needs(self, state: State, actions: Mapping[int, Any]) -> frozenset[str]:
+        # a draw reads the top card's face (a bust is decided by it)
+        if state.deck and any(type(a) is Draw for a in actions.values()):
+            return frozenset(filter(is_token, state.deck[:1]))
+        return frozenset()
 
     def swap_cards(self, state: State, card: str, other: str) -> State | None:
         # every card has the same back and its own id: two ids trade places everywhere

@@ -1,0 +1,199 @@
+"""A trusted dealer in one process: a game played on partial knowledge, checked against itself.
+
+The network table deals with the deck protocol and reveals a card when the rules show it; this
+module does the same with a dealer that knows every face, so a game's hidden-card hooks
+(`decks`, `deck_cards`, `seen`, `needs`, `setup_dealt`) can be checked without a network:
+
+- the public state (what the table agrees on and hashes) holds tokens for every face the table
+  has not seen; each seat adds only what it was shown;
+- a seat chooses from its own knowledge, and its action is masked back to the public form;
+- `HiddenPlay.check` (used by the tests of every game) compares each step with the plain game
+  dealt the same way: the public state with every face written in equals the plain state, each
+  seat's view of what it knows equals its plain view, and a seat never learns a face that its
+  plain view does not show at that moment.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import GameError
+from .game import Action, Game, Seat, State
+from .hidden import is_token, mask, masked, parse_token, reveal, tokens_in
+from .plain import to_plain
+from .rng import Rng
+
+
+class Leak(AssertionError):
+    """A seat learnt a face its view does not show, or its view differs from the plain game."""
+
+
+@dataclass
+class HiddenPlay:
+    """One game on partial knowledge: the public state, each seat's faces, the dealer's truth."""
+
+    game: Game
+    n_players: int
+    seed: bytes
+    options: Mapping[str, Any]
+    public: State = None
+    faces: dict[str, Any] = field(default_factory=dict)  # the dealer's truth: token -> face
+    shown: dict[str, Any] = field(default_factory=dict)  # faces the whole table saw
+    known: list[dict[str, Any]] = field(default_factory=list)  # per seat: faces it was shown
+    learnt: list[tuple[int, Seat | None, str]] = field(default_factory=list)  # (step, seat, token)
+    steps: int = 0
+
+    @staticmethod
+    def start(game: Game, n_players: int, seed: bytes, options: Mapping[str, Any] | None = None) -> HiddenPlay:
+        play = HiddenPlay(game, n_players, seed, dict(options or {}))
+        play.known = [{} for _ in range(n_players)]
+        for label, cards in game.decks(n_players, play.options):
+            play._deal(label, cards)
+        play.public = game.setup_dealt(n_players, seed, play.options)
+        play.settle()
+        return play
+
+    # ---- the dealer -------------------------------------------------------------------
+    def _deal(self, label: str, cards: tuple[Any, ...]) -> None:
+        order, _ = Rng(self.seed + b"\x00dealer\x00" + label.encode()).shuffle(cards)
+        self.faces.update(zip(masked(label, len(order)), order, strict=True))
+
+    def order(self, label: str) -> tuple[Any, ...]:
+        """A deck as the dealer dealt it, top first (the stack a plain game is set up with)."""
+        by_position = sorted((parse_token(t)[1], face) for t, face in self.faces.items()
+                             if parse_token(t)[0] == label)
+        return tuple(face for _, face in by_position)
+
+    def _deal_new_decks(self) -> None:
+        """Tokens of a deck the rules shuffled during the game: deal it now."""
+        dealt = {parse_token(t)[0] for t in self.faces}
+        for label in sorted({parse_token(t)[0] for t in tokens_in(self.public)} - dealt):
+            cards = self.game.deck_cards(self.public, label)
+            if cards is None:
+                raise GameError(f"{self.game.name} holds tokens of deck {label!r} it never dealt")
+            self._deal(label, cards)
+
+    def _show(self, tokens: frozenset[str], seat: Seat | None) -> None:
+        for t in sorted(tokens):
+            if seat is None:
+                if t not in self.shown:
+                    self.shown[t] = self.faces[t]
+                    self.learnt.append((self.steps, None, t))
+            elif t not in self.known[seat] and t not in self.shown:
+                self.known[seat][t] = self.faces[t]
+                self.learnt.append((self.steps, seat, t))
+
+    def settle(self) -> None:
+        """Deal what the rules shuffled, then show every token that a seat may now see."""
+        self._deal_new_decks()
+        table = frozenset(filter(is_token, self.game.seen(self.public, None)))
+        if table:
+            self._show(table, None)
+            self.public = reveal(self.public, {t: self.faces[t] for t in table})
+        for seat in range(self.n_players):
+            self._show(frozenset(filter(is_token, self.game.seen(self.public, seat))), seat)
+
+    # ---- a seat's side ----------------------------------------------------------------
+    def mine(self, seat: Seat) -> State:
+        """The state as `seat` knows it (never hashed or sent)."""
+        return reveal(self.public, self.known[seat])
+
+    def view(self, seat: Seat | None) -> Any:
+        return self.game.view(self.public if seat is None else self.mine(seat), seat)
+
+    def legal_actions(self, seat: Seat) -> Any:
+        return self.game.legal_actions(self.mine(seat), seat)
+
+    def public_action(self, seat: Seat, action: Action) -> Action:
+        """`action` as the table sees it: the seat's unseen faces put back as tokens."""
+        private = {t: f for t, f in self.known[seat].items() if t not in self.shown}
+        return mask(action, private)
+
+    # ---- the table's step -------------------------------------------------------------
+    def apply(self, actions: Mapping[Seat, Action]) -> None:
+        """Apply the seats' choices (faces as they know them): masked, needed faces shown."""
+        public = {seat: self.public_action(seat, a) for seat, a in actions.items()}
+        needed = frozenset(self.game.needs(self.public, public))
+        if needed:
+            self._show(needed, None)
+            faces = {t: self.faces[t] for t in needed}
+            self.public = reveal(self.public, faces)
+            public = {seat: reveal(a, faces) for seat, a in public.items()}
+        self.public = self.game.apply(self.public, public)
+        self.steps += 1
+        self.settle()
+
+    def truth(self) -> State:
+        """The public state with every face written in."""
+        return reveal(self.public, self.faces)
+
+
+def play_hidden(
+    game: Game,
+    n_players: int,
+    seed: bytes,
+    choose: Callable[[HiddenPlay, Seat], Action],
+    options: Mapping[str, Any] | None = None,
+    check: Callable[[HiddenPlay], None] | None = None,
+    max_steps: int = 100_000,
+) -> HiddenPlay:
+    """Play to the end: each active seat's `choose(play, seat)` decides from its knowledge."""
+    play = HiddenPlay.start(game, n_players, seed, options)
+    if check is not None:
+        check(play)
+    while play.steps < max_steps and not game.stalemate(play.public):
+        active = game.active(play.public)
+        if not active:
+            break
+        play.apply({seat: choose(play, seat) for seat in sorted(active)})
+        if check is not None:
+            check(play)
+    return play
+
+
+class PlainShadow:
+    """The plain game dealt as the dealer dealt (`Game.dealt_options`), stepped alongside."""
+
+    def __init__(self, play: HiddenPlay) -> None:
+        game = play.game
+        labels = [label for label, _ in game.decks(play.n_players, play.options)]
+        stack = game.dealt_options(play.n_players, {label: play.order(label) for label in labels})
+        self.state = game.setup(play.n_players, play.seed, {**play.options, **stack})
+        self.step = 0
+        self.seen_learnt = 0
+
+    def check(self, play: HiddenPlay, history: list[Mapping[Seat, Action]]) -> None:
+        """Catch up with `play` (replaying `history`), then compare as the module says."""
+        game = play.game
+        while self.step < play.steps:
+            self.state = game.apply(self.state, history[self.step])
+            self.step += 1
+        if to_plain(play.truth()) != to_plain(self.state):
+            raise Leak(f"step {play.steps}: the public state with every face is not the plain state")
+        for seat in range(play.n_players):
+            if to_plain(play.view(seat)) != to_plain(game.view(self.state, seat)):
+                raise Leak(f"step {play.steps}: seat {seat}'s view differs from the plain game's")
+        if to_plain(play.view(None)) != to_plain(game.view(self.state, None)):
+            raise Leak(f"step {play.steps}: the table's view differs from the plain game's")
+        for step, seat, t in play.learnt[self.seen_learnt:]:
+            shown = _strings(to_plain(game.view(self.state, seat)))
+            if play.faces[t] not in shown:
+                who = "the table" if seat is None else f"seat {seat}"
+                raise Leak(f"step {step}: {who} learnt {play.faces[t]!r} ({t}), not in its view")
+        self.seen_learnt = len(play.learnt)
+
+
+def _strings(data: Any) -> set[str]:
+    out: set[str] = set()
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.add(item)
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return out
