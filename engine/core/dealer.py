@@ -86,14 +86,19 @@ class HiddenPlay:
                 self.learnt.append((self.steps, seat, t))
 
     def settle(self) -> None:
-        """Deal what the rules shuffled, then show every token that a seat may now see."""
-        self._deal_new_decks()
-        table = frozenset(filter(is_token, self.game.seen(self.public, None)))
-        if table:
-            self._show(table, None)
-            self.public = reveal(self.public, {t: self.faces[t] for t in table})
-        for seat in range(self.n_players):
-            self._show(frozenset(filter(is_token, self.game.seen(self.public, seat))), seat)
+        """Deal what the rules shuffled, then show every token that a seat may now see (until
+        nothing changes: a face may itself be a token, e.g. a guild slot of an Age deck)."""
+        while True:
+            self._deal_new_decks()
+            table = frozenset(t for t in self.game.seen(self.public, None) if is_token(t))
+            if table:
+                self._show(table, None)
+                self.public = reveal(self.public, {t: self.faces[t] for t in table})
+            known = [dict(k) for k in self.known]
+            for seat in range(self.n_players):
+                self._show(frozenset(filter(is_token, self.game.seen(self.mine(seat), seat))), seat)
+            if not table and known == self.known:
+                return
 
     # ---- a seat's side ----------------------------------------------------------------
     def mine(self, seat: Seat) -> State:
@@ -115,8 +120,7 @@ class HiddenPlay:
     def apply(self, actions: Mapping[Seat, Action]) -> None:
         """Apply the seats' choices (faces as they know them): masked, needed faces shown."""
         public = {seat: self.public_action(seat, a) for seat, a in actions.items()}
-        needed = frozenset(self.game.needs(self.public, public))
-        if needed:
+        while needed := frozenset(filter(is_token, self.game.needs(self.public, public))):
             self._show(needed, None)
             faces = {t: self.faces[t] for t in needed}
             self.public = reveal(self.public, faces)
