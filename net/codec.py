@@ -105,6 +105,37 @@ def _proof(v: Any) -> bool:
     return isinstance(v, bytes) and len(v) in (0, 32)
 
 
+MAX_DECKS = 16  # decks dealt at once
+MAX_CARDS = 1024  # cards in one deck
+_POINT = _bin(32)
+_LABEL = _str(32)
+
+
+def _points(v: Any) -> bool:
+    return isinstance(v, list) and len(v) <= MAX_CARDS and all(map(_POINT, v))
+
+
+def _position(v: Any) -> bool:
+    return _int(v) and v < MAX_CARDS
+
+
+def _opened(v: Any) -> bool:
+    """[deck, position, key]: one seat's key for one position, published."""
+    return isinstance(v, list) and len(v) == 3 and _LABEL(v[0]) and _position(v[1]) and _POINT(v[2])
+
+
+def _box(v: Any) -> bool:
+    """[to seat, deck, [positions], sealed box of their keys]."""
+    return (isinstance(v, list) and len(v) == 4 and _seat(v[0]) and _LABEL(v[1])
+            and _list_of(_position, MAX_CARDS)(v[2]) and _bin(limit=MAX_CARDS * 32 + 64)(v[3]))
+
+
+def _deck_secret(v: Any) -> bool:
+    """A seat's secrets for one deck, published at the audit (the audit checks the rest)."""
+    return (_map(v) and set(v) == {"deck_key", "perm", "keys"} and _POINT(v["deck_key"])
+            and _list_of(_int, MAX_CARDS)(v["perm"]) and _points(v["keys"]))
+
+
 # kind -> body field -> check. Every field is required; no other field is allowed.
 BODIES: dict[str, dict[str, Callable[[Any], bool]]] = {
     "announce": {
@@ -132,6 +163,13 @@ BODIES: dict[str, dict[str, Callable[[Any], bool]]] = {
              "choice": _str(16), "proof": _bin(limit=32)},
     "proof": {"seat": _seat, "what": _str(16), "step": _int, "evidence": _list_of(_bin(), 2)},
     "handover": {"bot": _str(16), "to": _seat},
+    # the deck protocol (net/lockstep/dealing.py): every deck being dealt in one message
+    "deck_shuffle": {"decks": _list_of(_LABEL, MAX_DECKS), "cards": _list_of(_points, MAX_DECKS)},
+    "deck_lock": {"decks": _list_of(_LABEL, MAX_DECKS), "cards": _list_of(_points, MAX_DECKS),
+                  "commits": _list_of(_points, MAX_DECKS)},
+    "deck_show": {"open": _list_of(_opened, MAX_CARDS), "boxes": _list_of(_box, MAX_DECKS * 64)},
+    "deck_open": {"open": _list_of(_opened, MAX_CARDS)},
+    "deck_audit": {"decks": _list_of(_LABEL, MAX_DECKS), "secrets": _list_of(_deck_secret, MAX_DECKS)},
     "sync_req": {"from": _int, "proof": _proof},
     "sync": {"for": _bin(32), "msgs": _list_of(_bin(limit=MAX_SIZE), 4096)},
     "chat": {"text": _str(500)},

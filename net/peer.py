@@ -365,7 +365,7 @@ class Peer:
             if bot is None:  # randomness from this peer's own entropy: nobody else can predict it
                 kind = ls.votes.handed[seat][1]
                 bot = self._proxies[seat] = make_bot(ls.game, seat, kind, Stream(ls.ctx.entropy(32)))
-            action = bot.choose(ls.view(seat), ls.game.legal_actions(ls.state, seat))
+            action = bot.choose(ls.view(seat), ls.legal_actions(seat))
             self._run(ls.play_for(seat, action))
 
     def _bot_if_my_turn(self) -> None:
@@ -386,5 +386,5 @@ class Peer:
                 return
             if self._bot is None:
                 self._bot = make_bot(ls.game, seat, self.bot_kind or "best", Stream(self._bot_seed).fork(ls.gid))
-            action = self._bot.choose(ls.view(seat), ls.game.legal_actions(ls.state, seat))
+            action = self._bot.choose(ls.view(seat), ls.legal_actions(seat))
             self.decide(action)

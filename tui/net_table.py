@@ -74,7 +74,7 @@ class NetTable(Table):
         ls = self.lockstep
         if seat != ls.my_seat or not ls.my_turn() or ls.frozen:
             return ()
-        return self.game.legal_actions(ls.state, seat)
+        return ls.legal_actions(seat)
 
     def active(self) -> frozenset[Seat]:
         return self.lockstep.active()

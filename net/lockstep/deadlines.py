@@ -68,7 +68,7 @@ class Deadlines:
     def limit(self) -> int:
         """Seconds for the wait in progress: to reveal (or open), or to act."""
         steps, r = self.steps, self.steps.round
-        if self.ctx.phase == "seed":
+        if self.ctx.phase == "seed" or steps.dealing.busy():  # seed shares, deck passes, keys
             return self.seconds("reveal")  # seed shares go out by themselves: nobody thinks
         mode = steps.step_mode()
         revealing = mode == "open" or mode == "commit" and all(s in r.commits for s in steps.active())

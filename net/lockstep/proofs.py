@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 
 WHAT = {"equivocation": "signed two different messages for one step",
         "reveal": "revealed a choice that does not match its commitment",
-        "hash": "sent a state hash that differs from the table's"}
+        "hash": "sent a state hash that differs from the table's",
+        "deck": "broke the deck protocol"}
 LATER = "later"  # a proof about a step this peer has not reached yet: checked when it does
 MAX_PENDING = 64
 MAX_HELD = 256
@@ -138,6 +139,11 @@ class Proofs:
         text = f"{name} {WHAT[what]} (proven): the table may vote to end the game"
         return [Note("proof", text, {"seat": seat, "what": what, "step": body["step"]})]
 
+    def convict(self, seat: int, what: str, proof: bytes, step: int) -> list[Output]:
+        """A fault every peer sees in the same signed message (a deck pass or key that fails
+        its check): no proof to send, each peer convicts on the message itself."""
+        return self._record(seat, what, {"step": step, "evidence": [proof]})
+
     def recheck(self) -> list[Output]:
         """Proofs that waited for this step: check them now."""
         waiting, self.pending = self.pending, []
@@ -184,6 +190,9 @@ class Proofs:
             return None  # an opening that holds no action at all fails its commitment
         expected = crypto.action_commit(self.ctx.gid, commit.step, seat, action, opening.body["salt"])
         return "the opening matches its commitment" if expected == commit.body["commit"] else None
+
+    def _check_deck(self, seat: int, envs: list[Envelope]) -> str | None:
+        return "a deck fault is judged by every peer from the message itself, never reported"
 
     def _check_hash(self, seat: int, envs: list[Envelope]) -> str | None:
         if len(envs) != 1 or envs[0].kind not in STEP_KINDS:

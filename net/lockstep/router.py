@@ -24,7 +24,7 @@ from .buffer import SETUP_SLOT, Buffer
 from .context import Clock, Context, Entropy
 from .deadlines import Deadlines
 from .lobby import Lobby
-from .outputs import STEP_KINDS, TABLE_KINDS, Output, TableInfo
+from .outputs import DECK_KINDS, STEP_KINDS, TABLE_KINDS, Output, TableInfo
 from .proofs import Proofs
 from .seed import SeedAgreement
 from .social import Social
@@ -146,7 +146,7 @@ class Lockstep:
     def awaited(self) -> frozenset[int]:
         """Seats whose message the table is waiting for now (shown on screen)."""
         if self.ctx.phase == "seed":
-            return self.seeding.awaited()
+            return self.seeding.awaited() | self.steps.dealing.awaited()
         if self.ctx.phase != "play":
             return frozenset()
         return self.steps.awaited()
@@ -156,6 +156,10 @@ class Lockstep:
 
     def view(self, seat: int | None) -> Any:
         return self.steps.view(seat)
+
+    def legal_actions(self, seat: int) -> Any:
+        """What `seat` may do now, from what it knows (a dealt table: its own cards)."""
+        return self.game.legal_actions(self.steps.known(seat), seat)
 
     def lobby_seats(self) -> list[str]:
         return self.ctx.lobby_seats()
@@ -262,7 +266,7 @@ class Lockstep:
         ctx = self.ctx
         if env.gid != ctx.gid:
             return ctx.drop(env, f"message for game {env.gid!r}, this is {ctx.gid!r}")
-        if ctx.frozen and env.kind not in ("chat", "presence", "sync_req"):
+        if ctx.frozen and env.kind not in ("chat", "presence", "sync_req", "deck_audit"):
             return []
         handler = self._handlers.get(env.kind)
         if handler is not None:
@@ -276,6 +280,8 @@ class Lockstep:
             if ctx.phase != "seed":
                 return ctx.stale(env) if ctx.phase in ("play", "over") else []
             return self.seeding.on_message(env)
+        if env.kind in DECK_KINDS:
+            return self.steps.dealing.on_message(env)
         if env.kind in TABLE_KINDS:
             handler = {"vote": self.votes.on_vote, "proof": self.proofs.on_proof,
                        "handover": self.votes.on_handover}[env.kind]

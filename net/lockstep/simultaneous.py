@@ -99,7 +99,7 @@ class CommitReveal:
         if expected != self.steps.round.commits[seat].body["commit"]:
             return f"{who}: reveal does not match its commit at step {ctx.step}"
         try:
-            ctx.game.validate(self.steps.state, seat, action)
+            action = self.steps.checked_action(seat, action)
         except GameError as exc:
             return f"{who}: illegal action revealed at step {ctx.step}: {exc}"
         return (action,)

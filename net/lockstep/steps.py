@@ -24,11 +24,13 @@ from engine.core import (
     state_hash,
     to_plain,
 )
+from engine.core.hidden import is_token, reveal
 
 from .. import crypto
 from ..codec import Envelope
 from .buffer import Buffer
 from .context import Context
+from .dealing import Dealing
 from .outputs import Keep, Note, Output, Publish, SealedChoice, Secret, unpack
 from .sealed import Sealing
 from .simultaneous import CommitReveal
@@ -48,6 +50,7 @@ class Round:
     bad_reveals: set[int] = field(default_factory=set)
     verified: dict[int, Any] = field(default_factory=dict)  # seat -> action of a checked reveal
     publics: dict[int, Any] = field(default_factory=dict)  # sealed step: seat -> public part
+    faces: dict[str, Any] = field(default_factory=dict)  # dealt table: faces the actions proved
     mine: list[bytes] = field(default_factory=list)  # our messages, to send again on reconnect
 
     def table(self, kind: str) -> dict[int, Envelope]:
@@ -73,22 +76,51 @@ class Steps:
         self.sealing = Sealing(self)
         self.heads: list[tuple[bytes, bytes]] = []  # (state hash, chain) at the start of each step
         self.proofs: Any = None  # the Proofs of this game (proofs.py), set by the router
+        self.dealing = Dealing(ctx, self)  # hidden cards: the deck protocol (dealing.py)
+        self.states: list[Any] = []  # a dealt table's public state at each step (for a rewind)
+        self.seed: bytes | None = None
+        self.held: tuple[dict[int, Any], str] | None = None  # a step waiting for its open
 
     # ---- facts -------------------------------------------------------------------------
     def begin(self, seed: bytes) -> list[Output]:
-        """The seed is agreed: set the game up and play step 0."""
+        """The seed is agreed: deal the decks (a game with hidden cards), or set up and play."""
         ctx = self.ctx
         n = len(ctx.keys)
+        self.seed = seed
+        try:
+            decks = ctx.game.decks(n, ctx.game.check_options(ctx.options))
+        except GameError as exc:
+            return ctx.freeze(f"setup failed: {exc}")
+        if decks:
+            return self.dealing.begin(n)
         try:
             self.state = ctx.game.setup(n, seed, ctx.options)
         except GameError as exc:
             return ctx.freeze(f"setup failed: {exc}")
+        return self._started(seed)
+
+    def dealt(self) -> list[Output]:
+        """Every deck being dealt is ready: the game starts (or goes on, after a reshuffle)."""
+        ctx = self.ctx
+        if ctx.phase != "seed":
+            return self.after_step()
+        assert self.seed is not None
+        try:
+            self.state = ctx.game.setup_dealt(len(ctx.keys), self.seed, ctx.options)
+        except GameError as exc:
+            return ctx.freeze(f"setup failed: {exc}")
+        return self._started(self.seed)
+
+    def _started(self, seed: bytes) -> list[Output]:
+        ctx = self.ctx
+        n = len(ctx.keys)
         self.game_log = new_log(ctx.game, n, seed, ctx.game.check_options(ctx.options))
         ctx.hash = bytes.fromhex(state_hash(self.state))
         ctx.chain = crypto.genesis_hash(ctx.gid, seed, ctx.hash)
         ctx.phase = "play"
         ctx.step = 0
         self.heads = [(ctx.hash, ctx.chain)]
+        self.states = [self.state] if self.dealing.on else []
         out: list[Output] = [Note("changed", f"the game begins (seed {seed.hex()[:12]})", {"step": 0})]
         return out + self.after_step()
 
@@ -100,6 +132,8 @@ class Steps:
             active = game.active(state)
             if not active:
                 mode = "act"
+            elif self.dealing.on:  # cards nobody may see are tokens: no step needs a seal
+                mode = "commit" if len(active) > 1 else "act"
             elif game.sealed(state):
                 mode = "seal"
             elif game.opening(state) is not None:
@@ -114,6 +148,8 @@ class Steps:
         return self._mode
 
     def awaited(self) -> frozenset[int]:
+        if self.dealing.busy():
+            return self.dealing.awaited()
         active = self.active()
         mode = self.step_mode()
         r = self.round
@@ -139,12 +175,16 @@ class Steps:
         seat = self.ctx.my_seat if seat is None else seat
         if seat is None or seat not in self.own_seats() or self.ctx.phase != "play" or seat not in self.active():
             return False
-        if self.step_mode() == "open":
+        if self.step_mode() == "open" or self.dealing.busy() or self.held is not None:
             return False  # nobody chooses here: the peer opens its sealed action by itself
         return seat not in self.round.acts and seat not in self.round.commits
 
+    def known(self, seat: int | None) -> Any:
+        """The state as `seat` knows it on this machine (a dealt table: its own faces in)."""
+        return self.dealing.known(self.state, seat) if self.dealing.on else self.state
+
     def view(self, seat: int | None) -> Any:
-        state = self.state
+        state = self.known(seat)
         if seat is not None and seat == self.ctx.my_seat and seat in self.sealed:
             original = self.sealing.original(seat)
             if original is not None:  # our own sealed choice, known only here
@@ -162,7 +202,9 @@ class Steps:
             raise IllegalAction("you have no seat in a running game")
         if not self.my_turn(seat):
             raise IllegalAction("it is not your turn (or you already chose)")
-        ctx.game.validate(self.state, seat, action)
+        ctx.game.validate(self.known(seat), seat, action)
+        if self.dealing.on:  # the table's form: private faces as tokens, read ones proved
+            action = self.dealing.shown_action(self.state, seat, action)
         mode = self.step_mode()
         if mode == "act":
             env = ctx.sign("act", {"action": to_plain(action)}, seat=seat)
@@ -237,13 +279,26 @@ class Steps:
 
     def _on_act(self, env: Envelope, mine: bool) -> list[Output]:
         try:
-            action = from_plain(env.body["action"])
-            self.ctx.game.validate(self.state, env.seat, action)
+            action = self.checked_action(env.seat, from_plain(env.body["action"]))
         except GameError as exc:
             return self.ctx.drop(env, f"illegal action from seat {env.seat}: {exc}", loud=True)
         self.round.acts[env.seat] = env
         self.keep(env, mine)
         return [Keep(env.raw)] + self.apply({env.seat: action}, "act")
+
+    def checked_action(self, seat: int, action: Any) -> Any:
+        """The action a seat sent, validated (a dealt table: its proofs checked and its proven
+        faces written in, kept with the step); raises GameError."""
+        if not self.dealing.on:
+            self.ctx.game.validate(self.state, seat, action)
+            return action
+        opened = self.dealing.open_action(self.state, seat, action)
+        if isinstance(opened, str):
+            raise IllegalAction(opened)
+        action, faces = opened
+        self.ctx.game.validate(reveal(self.state, faces) if faces else self.state, seat, action)
+        self.round.faces.update(faces)
+        return action
 
     def keep(self, env: Envelope, mine: bool) -> None:
         """Record an accepted message of this step (and remember ours for a reconnect)."""
@@ -253,6 +308,31 @@ class Steps:
 
     # ---- applying ----------------------------------------------------------------------
     def apply(self, actions: dict[int, Any], kind: str) -> list[Output]:
+        if self.dealing.on:
+            faces = self.round.faces
+            if faces:  # what the actions proved is now public
+                self.dealing.learn(faces)
+                self.state = reveal(self.state, faces)
+                actions = {s: reveal(a, faces) for s, a in actions.items()}
+            needed = {t for t in self.ctx.game.needs(self.state, actions) if is_token(t)}
+            if needed:  # faces the step reads that nobody proved: every seat's key first
+                self.held = (actions, kind)
+                return self.dealing.before_apply(needed)
+        return self._apply(actions, kind)
+
+    def revealed(self, kind: str, faces: dict[str, Any]) -> list[Output]:
+        """A show or an open is complete: write its faces in and go on."""
+        ctx = self.ctx
+        self.state = reveal(self.state, faces)
+        ctx.hash = bytes.fromhex(state_hash(self.state))
+        if kind == "deck_open" and self.held is not None:
+            (actions, mode), self.held = self.held, None
+            return self._apply({s: reveal(a, faces) for s, a in actions.items()}, mode)
+        self.heads[-1] = (ctx.hash, ctx.chain)
+        self.states[-1] = self.state
+        return self.after_step()
+
+    def _apply(self, actions: dict[int, Any], kind: str) -> list[Output]:
         ctx = self.ctx
         try:
             # each action was validated on arrival; `apply` checks them again with the step's
@@ -270,6 +350,8 @@ class Steps:
         self.game_log = self.game_log.append(actions)
         ctx.step += 1
         self.heads.append((ctx.hash, ctx.chain))
+        if self.dealing.on:
+            self.states.append(state)
         self.round = Round()
         ctx.secrets.pop(f"commit:{ctx.step - 1}", None)
         # the mode and the seats that acted are for the peer's timing figures
@@ -281,13 +363,17 @@ class Steps:
     def after_step(self) -> list[Output]:
         ctx = self.ctx
         out: list[Output] = []
+        if self.dealing.on:  # deal what the rules shuffled, show what the table now sees
+            out += self.dealing.after_change(self.state)
+            if self.dealing.busy() or ctx.frozen:
+                return out
         if ctx.game.is_over(self.state):
             ctx.phase = "over"
             result = ctx.game.result(self.state)
             out.append(Note("over", "the game is over", {"scores": list(result.scores)}))
             if ctx.is_host:
                 out.append(Publish("lobby", b"", retain=True))
-            return out
+            return out + self.dealing.begin_audit()
         out += ctx.waiting()
         if self.my_turn():
             out.append(Note("your_turn", "", {"step": ctx.step}))
@@ -298,6 +384,16 @@ class Steps:
         # after the buffer: an opening of ours that came back through sync is used as it is
         return out + self.sealing.auto_open()
 
+    def complete_log(self, orders: dict[str, tuple[Any, ...]]) -> None:
+        """The audit verified the deal: the log gets the decks as dealt (top first), so it
+        replays with the plain engine (the replay viewer, an export) like a local game's."""
+        log = self.game_log
+        if log is None:
+            return
+        stacked = self.ctx.game.dealt_options(log.n_players, orders)
+        options = dict(log.options) | {k: to_plain(v) for k, v in stacked.items()}
+        self.game_log = GameLog(log.game, log.n_players, log.seed, tuple(sorted(options.items())), log.steps)
+
     def rewind(self, step: int) -> None:
         """Back to the start of `step` (the table ended the game there, by its vote)."""
         ctx = self.ctx
@@ -305,7 +401,11 @@ class Steps:
             return
         log = self.game_log
         self.game_log = GameLog(log.game, log.n_players, log.seed, log.options, log.steps[:step])
-        self.state = final_state(ctx.game, self.game_log)
+        if self.dealing.on:  # a dealt game cannot be replayed from its seed: its states are kept
+            self.state = self.states[step]
+            del self.states[step + 1:]
+        else:
+            self.state = final_state(ctx.game, self.game_log)
         ctx.hash, ctx.chain = self.heads[step]
         del self.heads[step + 1:]
         ctx.step = step

@@ -1,0 +1,479 @@
+"""Hidden cards over the network: the deck protocol (net/deck) inside a running game.
+
+A game with hidden cards (`Game.decks`) is not dealt from the seed. Once the seed is agreed,
+every seat in turn shuffles each deck (`deck_shuffle`), then every seat in turn locks it with a
+key per position (`deck_lock`); the game starts from `Game.setup_dealt`, every dealt card a
+token (engine/core/hidden.py). From then on the public state (the one every peer hashes)
+learns a face only when the rules show it:
+
+- **show**, after every change of the state (setup, a step): each token the whole table may
+  now see (`Game.seen(state, None)`) is opened by every seat's key, published (`deck_show`,
+  "open"); each token one seat alone may see (`Game.seen(state, seat)`) gets every other seat's
+  key in a box sealed to that seat ("boxes"). The table waits for every seat's `deck_show`.
+- **proof**, with an action: a seat that plays cards only it has seen proves their faces with
+  every key of their positions (`Shown.proof`); each peer checks the keys against their
+  commitments before it validates the action.
+- **open**, before a step: tokens the rules read (`Game.needs`) that nobody proved, such as the
+  top card a draw turns over, are opened by every seat's key (`deck_open`).
+- **audit**, at the end: every seat publishes its secrets (`deck_audit`); every peer replays
+  every pass, and the table's result says "verified" or names the seat that cheated.
+
+A deck the rules shuffle during the game (its tokens appear in the state) is dealt the same
+way at that step, before the show. A signed message that breaks the protocol convicts its
+seat on every peer that checks it (the message is the proof), and the table may vote.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from engine.core.hidden import is_token, mask, parse_token, reveal, token, tokens_in
+from engine.core.plain import plain
+
+from ..codec import Envelope
+from ..deck import Cheat, DeckError, DeckSeat, DeckSpec, DeckTable, audit
+from ..deck.group import box_secret
+from .context import Context
+from .outputs import DECK_KINDS, Keep, Note, Output, Publish, Secret
+
+if TYPE_CHECKING:
+    from .steps import Steps
+
+DEAL_KINDS = frozenset({"deck_shuffle", "deck_lock"})
+SECRET = "deck"  # the entropy this seat's deck secrets are derived from, kept for a resume
+
+
+@plain("net.Shown")
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """An action as a dealt table sends it: its public form and the proofs of the faces of
+    its own cards that the step reads ([deck, position, every seat's key])."""
+
+    action: Any
+    proof: tuple[tuple[str, int, tuple[bytes, ...]], ...] = ()
+
+
+@dataclass
+class Reveal:
+    """A show (after a change) or an open (before a step) in progress."""
+
+    kind: str  # "deck_show" or "deck_open"
+    step: int
+    public: tuple[str, ...]  # tokens for everyone
+    private: dict[int, tuple[str, ...]]  # seat -> tokens for that seat alone
+    senders: frozenset[int]
+    got: dict[int, Envelope] = field(default_factory=dict)
+    keys: dict[str, dict[int, bytes]] = field(default_factory=dict)  # public token -> seat -> key
+
+
+class Dealing:
+    """What one peer holds of the deck protocol of its game."""
+
+    def __init__(self, ctx: Context, steps: Steps) -> None:
+        self.ctx = ctx
+        self.steps = steps
+        self.on = False  # this game is dealt by the protocol
+        self.tables: dict[str, DeckTable] = {}
+        self.seats: dict[str, DeckSeat] = {}  # our secrets per deck (a seated peer)
+        self.dealing: tuple[str, ...] = ()  # labels whose passes are in progress
+        self.deal_step = 0
+        # passes that came before their turn (other publishers' messages arrive in any order)
+        self.early: dict[tuple[str, int], Envelope] = {}
+        self.shown: dict[str, Any] = {}  # token -> face the whole table saw
+        self.mine: dict[str, Any] = {}  # token -> face our seat alone was shown
+        self.granted: dict[int, set[str]] = {}  # seat -> tokens shown to it alone
+        self.reveal: Reveal | None = None
+        self.audits: dict[int, Envelope] = {}
+        self.verdict: str | None = None  # "verified" or who cheated, once the audit is done
+        self.accused: tuple[int, ...] = ()
+        self.learnt: list[tuple[int, str]] = []  # (step, token): when this peer learnt a face
+
+    # ---- facts -------------------------------------------------------------------------
+    def busy(self) -> bool:
+        """True while the table deals or reveals: steps wait."""
+        return bool(self.dealing) or self.reveal is not None
+
+    def awaited(self) -> frozenset[int]:
+        if self.dealing:
+            table = self.tables[self.dealing[0]]
+            return frozenset() if table.turn is None else frozenset({table.turn})
+        if self.reveal is not None:
+            return self.reveal.senders - set(self.reveal.got)
+        if self.ctx.phase == "over" and self.on and self.verdict is None:
+            return frozenset(range(len(self.ctx.keys))) - set(self.audits)
+        return frozenset()
+
+    def known(self, state: Any, seat: int | None) -> Any:
+        """`state` as `seat` knows it on this machine (our seat: with the faces shown to us)."""
+        if seat is None or seat != self.ctx.my_seat or not self.mine:
+            return state
+        return reveal(state, self.mine)
+
+    def private_faces(self) -> dict[str, Any]:
+        return {t: f for t, f in self.mine.items() if t not in self.shown}
+
+    # ---- the deal ----------------------------------------------------------------------
+    def begin(self, n_players: int) -> list[Output]:
+        """The seed is agreed: deal every deck of the game (the game starts once all are)."""
+        decks = self.ctx.game.decks(n_players, self.ctx.game.check_options(self.ctx.options))
+        self.on = True
+        self.granted = {s: set() for s in range(n_players)}
+        return self._deal(decks)
+
+    def _deal(self, decks: Iterable[tuple[str, tuple[Any, ...]]]) -> list[Output]:
+        ctx = self.ctx
+        out: list[Output] = []
+        n = len(ctx.keys)
+        labels = []
+        for label, cards in decks:
+            spec = DeckSpec(ctx.gid, label, tuple(cards), n)
+            self.tables[label] = DeckTable.new(spec)
+            labels.append(label)
+            if ctx.my_seat is not None:
+                self.seats[label] = DeckSeat.create(spec, ctx.my_seat, self._entropy(out))
+        self.dealing = tuple(labels)
+        self.deal_step = ctx.step
+        return out + self._my_pass()
+
+    def _entropy(self, out: list[Output]) -> bytes:
+        secret = self.ctx.secrets.get(SECRET)
+        if secret is None:
+            secret = self.ctx.entropy(32)
+            self.ctx.secrets[SECRET] = secret
+            out.append(Secret(SECRET, secret))
+        return secret
+
+    def _my_pass(self) -> list[Output]:
+        """Our shuffle or lock of every deck being dealt, when it is our turn."""
+        ctx = self.ctx
+        if not self.dealing or ctx.replaying:
+            return []
+        first = self.tables[self.dealing[0]]
+        if first.turn != ctx.my_seat or ctx.my_seat is None:
+            return []
+        kind = "deck_shuffle" if first.phase == "shuffle" else "deck_lock"
+        cards, commits = [], []
+        for label in self.dealing:
+            body = (self.seats[label].shuffle if kind == "deck_shuffle" else self.seats[label].lock)(
+                self.tables[label])
+            cards.append(body["cards"])
+            commits.append(body.get("commits", []))
+        body = {"decks": list(self.dealing), "cards": cards}
+        if kind == "deck_lock":
+            body["commits"] = commits
+        env = ctx.sign(kind, body)
+        return [Publish("log", env.raw)] + self.on_message(env)
+
+    def _on_pass(self, env: Envelope) -> list[Output]:
+        first = self.tables[self.dealing[0]]
+        kind = "deck_shuffle" if first.phase == "shuffle" else "deck_lock"
+        if (env.kind, env.seat) != (kind, first.turn):
+            if env.kind == "deck_shuffle" or kind == "deck_lock":  # a later turn: keep it (one each)
+                self.early.setdefault((env.kind, env.seat), env)
+            return []
+        out = self._accept_pass(env)
+        while self.dealing:  # a pass kept for its turn, if it has come
+            first = self.tables[self.dealing[0]]
+            kind = "deck_shuffle" if first.phase == "shuffle" else "deck_lock"
+            early = self.early.pop((kind, first.turn), None)
+            if early is None:
+                break
+            out += self._accept_pass(early)
+        return out
+
+    def _accept_pass(self, env: Envelope) -> list[Output]:
+        body = env.body
+        if list(body["decks"]) != list(self.dealing) or len(body["cards"]) != len(self.dealing):
+            return self.ctx.drop(env, f"seat {env.seat}'s {env.kind} is not for the decks being dealt")
+        tables = dict(self.tables)
+        try:
+            for i, label in enumerate(self.dealing):
+                part = {"deck": label, "cards": body["cards"][i]}
+                if env.kind == "deck_shuffle":
+                    tables[label] = tables[label].accept_shuffle(env.seat, part)
+                else:
+                    part["commits"] = body["commits"][i] if i < len(body["commits"]) else None
+                    tables[label] = tables[label].accept_lock(env.seat, part)
+        except Cheat as cheat:
+            return self._convict(env, cheat)
+        except DeckError as exc:
+            return self.ctx.drop(env, f"seat {env.seat}'s {env.kind}: {exc}")
+        self.tables = tables
+        self.ctx.accept(self.ctx.step, env)
+        out: list[Output] = [Keep(env.raw)]
+        if self.tables[self.dealing[0]].phase != "ready":
+            return out + self._my_pass() + self.ctx.waiting()
+        self.dealing = ()
+        self.early.clear()
+        return out + self.steps.dealt()
+
+    # ---- what a change of the state shows ------------------------------------------------
+    def after_change(self, state: Any) -> list[Output]:
+        """Deal a deck the rules just shuffled, else start the show the new state needs."""
+        new = sorted({parse_token(t)[0] for t in tokens_in(state)} - set(self.tables))
+        if new:
+            decks = []
+            for label in new:
+                cards = self.ctx.game.deck_cards(state, label)
+                if cards is None:
+                    return self.ctx.freeze(f"the state holds cards of deck {label!r}, which was never dealt")
+                decks.append((label, cards))
+            return self._deal(decks)
+        public = tuple(sorted(t for t in self.ctx.game.seen(state, None) if is_token(t)))
+        private: dict[int, tuple[str, ...]] = {}
+        for seat in range(len(self.ctx.keys)):
+            tokens = {t for t in self.ctx.game.seen(state, seat) if is_token(t)}
+            tokens -= self.granted[seat] | set(public)
+            if tokens:
+                private[seat] = tuple(sorted(tokens))
+        return self._start("deck_show", public, private)
+
+    def before_apply(self, tokens: Iterable[str]) -> list[Output]:
+        """Open the tokens a step reads that nobody proved (every seat's key, published)."""
+        return self._start("deck_open", tuple(sorted(tokens)), {})
+
+    def _start(self, kind: str, public: tuple[str, ...], private: dict[int, tuple[str, ...]]) -> list[Output]:
+        if not public and not private:
+            return []
+        n = len(self.ctx.keys)
+        senders = frozenset(range(n)) if public else frozenset(
+            s for s in range(n) if any(r != s for r in private))
+        self.reveal = Reveal(kind, self.ctx.step, public, private, senders)
+        out = self._send_mine()
+        for env in self.steps.buffer.release(self.ctx.step):
+            out += self.steps.route(env)
+        return out + self.ctx.waiting()
+
+    def _send_mine(self) -> list[Output]:
+        ctx, r = self.ctx, self.reveal
+        seat = ctx.my_seat
+        if r is None or seat is None or seat not in r.senders or seat in r.got or ctx.replaying:
+            return []
+        opened = []
+        for t in r.public:
+            label, pos = parse_token(t)
+            opened.append([label, pos, self.seats[label].public_key(pos)["key"]])
+        boxes = []
+        for to, tokens in sorted(r.private.items()):
+            if to == seat:
+                continue
+            for label, positions in _by_deck(tokens).items():
+                body = self.seats[label].send_keys(positions, to, ctx.keys[to])
+                boxes.append([to, label, list(positions), body["box"]])
+        body: dict[str, Any] = {"open": opened}
+        if r.kind == "deck_show":
+            body["boxes"] = boxes
+        env = ctx.sign(r.kind, body)
+        return [Publish("log", env.raw)] + self.on_message(env)
+
+    def _on_reveal(self, env: Envelope) -> list[Output]:
+        r = self.reveal
+        if r is None or env.kind != r.kind or env.seat not in r.senders:
+            return self.ctx.drop(env, f"seat {env.seat} sent {env.kind} when none is due from it")
+        if env.seat in r.got:
+            return [] if r.got[env.seat].raw == env.raw else self.ctx.drop(
+                env, f"seat {env.seat} sent two different {env.kind} (equivocation)", loud=True)
+        try:
+            keys = self._check_public(env, r)
+            received = self._check_boxes(env, r)
+        except Cheat as cheat:
+            return self._convict(env, cheat)
+        for t, key in keys.items():
+            r.keys.setdefault(t, {})[env.seat] = key
+        for label, sender_body in received:
+            self.seats[label].receive_keys(self.tables[label], env.seat, sender_body, self._box_key())
+        r.got[env.seat] = env
+        self.ctx.accept(self.ctx.step, env)
+        out: list[Output] = [Keep(env.raw)]
+        if set(r.got) < r.senders:
+            return out + self.ctx.waiting()
+        return out + self._finish(r)
+
+    def _check_public(self, env: Envelope, r: Reveal) -> dict[str, bytes]:
+        opened = env.body["open"]
+        if sorted(token(label, pos) for label, pos, _ in opened) != list(r.public):
+            raise Cheat(env.seat, "wrong_reveal", "its keys are not for the cards the table turns over")
+        out = {}
+        for label, pos, key in opened:
+            out[token(label, pos)] = self.tables[label].check_key(env.seat, pos, key)
+        return out
+
+    def _check_boxes(self, env: Envelope, r: Reveal) -> list[tuple[str, dict[str, Any]]]:
+        """The boxes a show must carry (one per receiver and deck); ours to open."""
+        boxes = env.body.get("boxes", [])
+        want = sorted((to, label, list(pos)) for to, tokens in r.private.items() if to != env.seat
+                      for label, pos in _by_deck(tokens).items())
+        if sorted((to, label, list(pos)) for to, label, pos, _ in boxes) != want:
+            raise Cheat(env.seat, "wrong_reveal", "its boxes are not for the cards the table deals")
+        me = self.ctx.my_seat
+        return [(label, {"deck": label, "to": to, "pos": list(pos), "box": box})
+                for to, label, pos, box in boxes if to == me and label in self.seats]
+
+    def _box_key(self):
+        assert self.ctx.me is not None
+        return box_secret(bytes(self.ctx.me.signing_key))
+
+    def _finish(self, r: Reveal) -> list[Output]:
+        """Every seat's keys are in: write the faces in, then go on where the table stopped."""
+        faces = {}
+        try:
+            for t in r.public:
+                label, pos = parse_token(t)
+                table = self.tables[label]
+                slot = table.unmask(pos, [r.keys[t][s] for s in range(len(self.ctx.keys))])
+                faces[t] = table.card(slot)
+            mine = self._open_mine(r)
+        except DeckError as exc:  # every key checked out, yet no card: a pass cheated
+            return self._broken(str(exc))
+        for seat, tokens in r.private.items():
+            self.granted[seat].update(tokens)
+        self.mine.update(mine)
+        self.shown.update(faces)
+        step = self.ctx.step
+        self.learnt += [(step, t) for t in sorted(faces)] + [(step, t) for t in sorted(mine)]
+        self.reveal = None
+        return self.steps.revealed(r.kind, faces)
+
+    def _open_mine(self, r: Reveal) -> dict[str, Any]:
+        me = self.ctx.my_seat
+        out = {}
+        for t in r.private.get(me, ()) if me is not None else ():
+            label, pos = parse_token(t)
+            slot = self.seats[label].card_at(self.tables[label], pos)
+            if slot is not None:
+                out[t] = self.tables[label].card(slot)
+        return out
+
+    def _broken(self, why: str) -> list[Output]:
+        """A card that opens to no card of its deck: the game cannot go on; the audit (every
+        seat's secrets, published now) names the seat whose pass did not use its keys."""
+        out = self.ctx.freeze(f"the deal is broken: {why}")
+        return out + self.begin_audit()
+
+    # ---- actions that carry their proofs ----------------------------------------------
+    def shown_action(self, state: Any, seat: int, action: Any) -> Shown:
+        """Our seat's choice as the table applies it: private faces back to tokens, and the
+        proof of each of those the step reads."""
+        public = mask(action, self.private_faces())
+        needed = {t for t in self.ctx.game.needs(state, {seat: public}) if t in self.mine}
+        proof = []
+        for t in sorted(needed):
+            label, pos = parse_token(t)
+            keys = self.seats[label].keys_for(pos)
+            if keys is not None:
+                proof.append((label, pos, tuple(keys)))
+        return Shown(public, tuple(proof))
+
+    def open_action(self, state: Any, seat: int, shown: Any) -> tuple[Any, dict[str, Any]] | str:
+        """(the action with its proven faces, those faces), or why it is not acceptable."""
+        if type(shown) is not Shown:
+            return "a dealt table's action must carry its proofs"
+        faces: dict[str, Any] = {}
+        for label, pos, keys in shown.proof:
+            t = token(label, pos)
+            table = self.tables.get(label)
+            if table is None or t not in self.granted.get(seat, ()) or t in self.shown:
+                return f"seat {seat} proves {t}, a card it was not dealt"
+            try:
+                _, slot = table.check_proof(seat, {"deck": label, "pos": pos, "keys": list(keys)})
+            except DeckError as exc:
+                return f"seat {seat}'s proof of {t} fails: {exc}"
+            faces[t] = table.card(slot)
+        tokens = tokens_in(shown.action)
+        if not tokens <= self.granted.get(seat, set()) | set(faces):
+            return f"seat {seat} plays cards it was not dealt"
+        needed = {t for t in self.ctx.game.needs(state, {seat: shown.action}) if t in self.granted[seat]}
+        if not needed <= set(faces):
+            return f"seat {seat} plays cards the rules read without proving them"
+        return reveal(shown.action, faces), faces
+
+    def learn(self, faces: Mapping[str, Any]) -> None:
+        """Faces proved with actions are now public."""
+        self.learnt += [(self.ctx.step, t) for t in sorted(faces) if t not in self.shown and t not in self.mine]
+        self.shown.update(faces)
+
+    # ---- the audit ---------------------------------------------------------------------
+    def begin_audit(self) -> list[Output]:
+        ctx = self.ctx
+        seat = ctx.my_seat
+        if not self.on or seat is None or seat in self.audits or ctx.replaying:
+            return self._verdict()
+        labels = sorted(self.seats)
+        body = {"decks": labels, "secrets": [self.seats[label].audit() for label in labels]}
+        for secret in body["secrets"]:
+            secret.pop("deck", None)
+        env = ctx.sign("deck_audit", body)
+        return [Publish("log", env.raw)] + self.on_message(env)
+
+    def _on_audit(self, env: Envelope) -> list[Output]:
+        if env.seat in self.audits:
+            return []
+        self.audits[env.seat] = env
+        self.ctx.accept(self.ctx.step, env)
+        return [Keep(env.raw)] + self._verdict()
+
+    def _verdict(self) -> list[Output]:
+        n = len(self.ctx.keys)
+        if self.verdict is not None or len(self.audits) < n:
+            return []
+        accused: dict[int, str] = {}
+        orders: dict[str, tuple[int, ...]] = {}
+        for label, table in sorted(self.tables.items()):
+            bodies = {}
+            for seat, env in self.audits.items():
+                labels = list(env.body["decks"])
+                if label in labels:
+                    bodies[seat] = {"deck": label, **env.body["secrets"][labels.index(label)]}
+            result = audit(table, bodies)
+            if result.order is not None:
+                orders[label] = result.order
+            for accusation in result.accused:
+                accused.setdefault(accusation.seat, f"deck {label}: {accusation.reason}")
+        self.accused = tuple(sorted(accused))
+        if not accused:
+            self.steps.complete_log({label: tuple(t.card(slot) for slot in orders[label])
+                                     for label, t in self.tables.items()})
+        names = self.ctx.display_names()
+        self.verdict = "verified" if not accused else "; ".join(
+            f"{names[s] if s < len(names) else f'seat {s}'} cheated ({why})" for s, why in sorted(accused.items()))
+        return [Note("audit", f"the deal is {self.verdict}" if not accused else self.verdict,
+                     {"verified": not accused, "accused": list(self.accused)})]
+
+    # ---- arrivals ----------------------------------------------------------------------
+    def on_message(self, env: Envelope) -> list[Output]:
+        ctx = self.ctx
+        if env.kind == "deck_audit":
+            if ctx.phase not in ("over", "frozen"):
+                return self.steps.buffer.hold(env) if ctx.phase in ("seed", "play") else []
+            return self._on_audit(env)
+        if env.step < ctx.step:
+            return ctx.stale(env)
+        if env.step > ctx.step or not self.on:
+            return self.steps.buffer.hold(env)
+        if env.key in ctx.history:  # ours coming back, a redelivery, or an equivocation
+            return ctx.stale(env)
+        if env.kind in DEAL_KINDS:
+            return self._on_pass(env) if self.dealing else self.steps.buffer.hold(env)
+        return self._on_reveal(env) if self.reveal is not None else self.steps.buffer.hold(env)
+
+    def _convict(self, env: Envelope, cheat: Cheat) -> list[Output]:
+        out = self.ctx.drop(env, f"{env.kind}: {cheat}", loud=True)
+        return out + self.steps.proofs.convict(env.seat, "deck", env.raw, self.ctx.step)
+
+    # ---- resume ------------------------------------------------------------------------
+    def rebuild_state(self, state: Any) -> Any:
+        """`state` with every face the table saw (after a rewind replays from the setup)."""
+        return reveal(state, self.shown)
+
+
+def _by_deck(tokens: Iterable[str]) -> dict[str, tuple[int, ...]]:
+    out: dict[str, list[int]] = {}
+    for t in sorted(tokens, key=parse_token):
+        label, pos = parse_token(t)
+        out.setdefault(label, []).append(pos)
+    return {label: tuple(p) for label, p in out.items()}
+
+
+__all__ = ["DEAL_KINDS", "DECK_KINDS", "Dealing", "Shown"]

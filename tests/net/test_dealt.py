@@ -1,0 +1,244 @@
+"""Hidden cards over the network: games dealt by the deck protocol (net/lockstep/dealing.py).
+
+Whole bot games of every game that deals hidden cards, on the memory broker: every peer ends
+with one state hash and a verified deal; a curious peer (and a watcher) never learns a face
+before the rules show it to its seat; the agreed seed no longer tells the deal; cheaters are
+named (at once, or by the audit) and honest seats never are.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+
+from engine.core import final_state, replay, to_plain
+from engine.registry import game_ids, get_game
+from net.deck import DeckSeat, DeckSecrets, group
+from net.identity import Identity
+from net.lockstep import dealing as dealing_module
+from net.session import join_game
+from net.transport import MemoryBroker, MemoryTransport
+
+from .helpers import finish, memory_table, table_of, until
+
+pytestmark = pytest.mark.net
+
+DEALT = [gid for gid in game_ids() if get_game(gid).decks(get_game(gid).min_players or 2,
+                                                          get_game(gid).check_options({}))]
+
+
+def _strings(data: Any) -> set[str]:
+    out: set[str] = set()
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.add(item)
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+    return out
+
+
+def _players(gid: str) -> int:
+    game = get_game(gid)
+    return max(game.min_players, 3)
+
+
+async def _dealt_game(gid: str, n: int, watch: bool = False):
+    game = get_game(gid)
+    broker, transports, peers = await memory_table(n, game=game)
+    watcher = None
+    if watch:
+        t = MemoryTransport(broker)
+        await t.start()
+        watcher = await join_game(t, Identity.generate(), peers[0].lockstep.gid, game=game,
+                                  persist=False, watch=True)
+    await finish(peers, "random", timeout=120)
+    everyone = peers + ([watcher] if watcher else [])
+    await until(lambda: all(p.lockstep.steps.dealing.verdict for p in everyone), timeout=20)
+    return peers, watcher
+
+
+@pytest.mark.parametrize("gid", DEALT)
+async def test_a_dealt_game_ends_verified_with_one_state_and_a_log_that_replays(gid) -> None:
+    game = get_game(gid)
+    peers, _ = await _dealt_game(gid, _players(gid))
+    first = peers[0].lockstep
+    assert first.phase == "over"
+    assert {p.lockstep.hash for p in peers} == {first.hash}
+    assert {p.lockstep.steps.dealing.verdict for p in peers} == {"verified"}
+    # once the audit verified the deal, the log replays with the plain engine
+    replayed = final_state(game, first.game_log)
+    assert game.result(replayed) == game.result(first.state)
+    assert to_plain(game.view(replayed, None)) == to_plain(game.view(first.state, None))
+    for p in peers:
+        await p.stop(clean=False)
+
+
+@pytest.mark.parametrize("gid", DEALT)
+async def test_the_agreed_seed_no_longer_tells_the_deal(gid) -> None:
+    """The old attack: rebuild the deal from the seed reveals on the log. It now gets it wrong."""
+    game = get_game(gid)
+    n = _players(gid)
+    peers, _ = await _dealt_game(gid, n)
+    first = peers[0].lockstep
+    from_seed = game.setup(n, first.seed, first.options)
+    dealt = final_state(game, first.game_log.__class__(
+        first.game_log.game, n, first.seed, first.game_log.options, ()))
+    assert to_plain(from_seed) != to_plain(dealt)
+    for p in peers:
+        await p.stop(clean=False)
+
+
+@pytest.mark.parametrize("gid", DEALT)
+async def test_a_curious_peer_and_a_watcher_learn_no_face_before_the_rules_show_it(gid) -> None:
+    """Every face each peer (and a watcher) learnt, at the step it learnt it, is in its seat's
+    view of the plain game dealt as the audit showed (the face lies where that seat sees it)."""
+    game = get_game(gid)
+    n = _players(gid)
+    peers, watcher = await _dealt_game(gid, n, watch=True)
+    first = peers[0].lockstep
+    states = list(replay(game, first.game_log))  # the plain game, every face known
+    learnt_any = 0
+    for p in peers + [watcher]:
+        dealing = p.lockstep.steps.dealing
+        seat = p.lockstep.my_seat
+        known = dict(dealing.shown) | dict(dealing.mine)
+        for step, t in dealing.learnt:
+            face = known[t]
+            nearby = states[step:step + 2]
+            assert any(face in _strings(to_plain(game.view(s, seat))) for s in nearby), (
+                f"{'the watcher' if seat is None else f'seat {seat}'} learnt {face!r} ({t}) at step {step}, "
+                "which its view does not show")
+            learnt_any += 1
+        # what a peer holds of other seats' private cards: tokens only
+        for other in peers:
+            if other is not p:
+                private = set(other.lockstep.steps.dealing.mine) - set(dealing.shown)
+                assert not private & set(dealing.mine)
+    assert learnt_any
+    for p in peers + [watcher]:
+        await p.stop(clean=False)
+
+
+class _Cheating(DeckSeat):
+    """Seat 1's deck secrets, with a cheat in its shuffle pass or its public keys."""
+
+    how = ""
+
+    def shuffle(self, table):
+        body = super().shuffle(table)
+        cards = list(body["cards"])
+        if self.how == "duplicate":
+            cards[1] = cards[0]
+        elif self.how == "substitute":  # a card of no deck of this game, masked like the others
+            stranger = group.card_point(table.spec.gid, "stranger", 0, "joker")
+            cards[0] = group.mul(stranger, self.secrets.deck_key)
+        return {**body, "cards": cards}
+
+    def public_key(self, pos):
+        body = super().public_key(pos)
+        if self.how == "wrong_key":
+            body["key"] = group.product([body["key"], body["key"]])
+        return body
+
+
+async def _table_with_cheater(monkeypatch, how: str, gid: str = "ten", n: int = 3):
+    """A table whose seat 1 cheats as `how` says (its peer's deck secrets are _Cheating)."""
+    create = DeckSeat.create
+
+    class Factory:
+        @staticmethod
+        def create(spec, seat, entropy):
+            if seat != 1:
+                return create(spec, seat, entropy)
+            cheat = _Cheating(spec, seat, DeckSecrets.derive(spec, seat, entropy))
+            cheat.how = how
+            return cheat
+
+    monkeypatch.setattr(dealing_module, "DeckSeat", Factory)
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(n)]
+    for t in transports:
+        await t.start()
+    return await table_of(n, transports, game=get_game(gid))
+
+
+async def _stop(peers) -> None:
+    for p in peers:
+        await p.stop(clean=False)
+
+
+@pytest.mark.parametrize("how", ["duplicate", "wrong_key"])
+async def test_a_seat_whose_signed_message_breaks_the_deal_is_named_at_once(monkeypatch, how) -> None:
+    """A repeated card in a shuffle pass, a public key that fails its commitment: the signed
+    message itself is the proof; every honest peer names that seat, and only that seat."""
+    peers = await _table_with_cheater(monkeypatch, how)
+    if how == "wrong_key":
+        for p in peers:
+            p.bot_kind = "random"
+            p._bot_if_my_turn()
+    honest = [peers[0], peers[2]]
+    await until(lambda: all(1 in p.lockstep.proofs.proven for p in honest), timeout=20)
+    for p in honest:
+        assert set(p.lockstep.proofs.proven) == {1}
+        assert p.lockstep.proofs.proven[1][0] == "deck"
+        assert p.lockstep.awaited() == frozenset({1})  # the table waits for a valid message
+        assert p.lockstep.vote_options() is not None or p.lockstep.deadline_left() is not None
+    await _stop(peers)
+
+
+async def test_a_seat_that_substitutes_a_card_is_named_by_the_audit(monkeypatch) -> None:
+    """A card of no deck, masked like the others: nothing shows at once; when its position
+    opens (or at the end) the audit replays every pass and names the seat."""
+    peers = await _table_with_cheater(monkeypatch, "substitute")
+    await until(lambda: all(p.lockstep.phase == "play" for p in peers), timeout=20)
+    for p in peers:
+        p.bot_kind = "random"
+        p._bot_if_my_turn()
+    await until(lambda: all(p.lockstep.steps.dealing.verdict for p in peers), timeout=60)
+    for p in peers:
+        dealing = p.lockstep.steps.dealing
+        assert dealing.accused == (1,), dealing.verdict
+        assert "cheated" in dealing.verdict
+    await _stop(peers)
+
+
+async def test_a_seat_that_will_not_reveal_is_awaited_and_late_after_its_deadline(monkeypatch) -> None:
+    """A seat that sends no keys stalls the table like any seat that does not play: the others
+    wait for it, and once its deadline passes they may vote (nobody is named a cheat)."""
+    offset = [0.0]
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(3)]
+    for t in transports:
+        await t.start()
+    publish = transports[1].publish_now
+
+    def silent(topic, payload, qos=1, retain=False):  # seat 1's keys never leave its machine
+        if b"deck_show" in payload or b"deck_open" in payload:
+            return True
+        return publish(topic, payload, qos, retain)
+
+    transports[1].publish_now = silent  # type: ignore[method-assign]
+    peers = await table_of(3, transports, game=get_game("ten"))
+    for p in peers:
+        p.lockstep.ctx.clock = lambda: time.time() + offset[0]
+        p.bot_kind = "random"
+        p._bot_if_my_turn()
+    honest = [peers[0], peers[2]]
+    await until(lambda: all(p.lockstep.phase == "play" and p.lockstep.steps.dealing.busy()
+                            and p.lockstep.awaited() == frozenset({1}) for p in honest), timeout=20)
+    step = peers[0].lockstep.step
+    await asyncio.sleep(0.05)
+    assert peers[0].lockstep.step == step  # nothing moves without seat 1's keys
+    offset[0] += 10_000
+    for p in honest:
+        options = p.lockstep.vote_options()
+        assert options is not None and options["seats"] == (1,) and options["cause"] == "late"
+        assert not p.lockstep.proofs.proven
+    await _stop(peers)
