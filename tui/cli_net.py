@@ -598,7 +598,6 @@ async def net_selfplay(game_id: str, players: int, games: int, bots: str, settin
     (default STALL_AFTER).
     """
     stall_after = STALL_AFTER if stall_after is None else stall_after
-    from engine.core import final_state, state_hash
     from engine.registry import get_game
     from net.identity import Identity
     from net.launch import connect, presence_will, start_broker
@@ -611,7 +610,8 @@ async def net_selfplay(game_id: str, players: int, games: int, bots: str, settin
     url, broker = await start_broker(settings)
     seq: list[float] = []
     cr: list[float] = []
-    messages = desyncs = finished = actions = 0
+    messages = desyncs = finished = actions = audited = 0
+    accused: set[int] = set()
     wins, totals = [0] * players, [0] * players
     mismatched = 0
     started = time.perf_counter()
@@ -631,6 +631,8 @@ async def net_selfplay(game_id: str, players: int, games: int, bots: str, settin
                 report = _stall_report(peers, f"game {index + 1} of {games} ({gid})", stalled)
                 await _close_all(peers, transports)
                 raise SelfplayStalled(report)
+            if peers[0].lockstep.dealt:  # the end audit follows the last step at once
+                await _until_audited(peers, stall_after)
             for p in peers:
                 await p.flush()
             for p in peers:
@@ -643,9 +645,11 @@ async def net_selfplay(game_id: str, players: int, games: int, bots: str, settin
             if ls0.phase == "over":
                 finished += 1
                 result = game.result(ls0.state)
-                replayed = final_state(game, ls0.game_log)
-                if len({p.lockstep.hash for p in peers}) != 1 or state_hash(replayed) != ls0.hash.hex():
+                if len({p.lockstep.hash for p in peers}) != 1 or not ls0.replays():
                     mismatched += 1
+                audited += ls0.deal_verdict == "verified"
+                for p in peers:
+                    accused.update(p.lockstep.accused())
                 for seat in result.winners:
                     wins[seat] += 1
                 for seat, score in enumerate(result.scores):
@@ -663,8 +667,18 @@ async def net_selfplay(game_id: str, players: int, games: int, bots: str, settin
         "mean_score": [round(t / finished, 2) if finished else 0 for t in totals],
         "net": True, "broker": "embedded amqtt" if broker is not None else url,
         "messages": messages, "desyncs": desyncs + mismatched,
+        # hidden cards: games whose end audit verified the deal, seats an audit or proof named
+        "audited": audited, "accused": sorted(accused),
         "step_latency_ms": {"sequential": _stats(seq), "commit_reveal": _stats(cr)},
     }
+
+
+async def _until_audited(peers: list[Any], seconds: float) -> None:
+    """Wait (at most `seconds`) for every peer's verdict on the deal."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while loop.time() < end and not all(p.lockstep.deal_verdict for p in peers):
+        await asyncio.sleep(0.01)
 
 
 def _stats(values: list[float]) -> dict[str, Any]:
@@ -684,9 +698,10 @@ async def _selfplay_net(game_id: str, players: int, games: int, bots: str, setti
         print(
             f"{summary['games']} networked games of {summary['game']} for {summary['players']} via "
             f"{summary['broker']} in {summary['seconds']} s: {summary['messages']} messages, "
-            f"{summary['desyncs']} desyncs\n"
+            f"{summary['desyncs']} desyncs; deal verified by the end audit in {summary['audited']} games"
+            f"{', seats accused: ' + str(summary['accused']) if summary['accused'] else ''}\n"
             f"step latency ms: sequential median {lat['sequential']['median']} p99 {lat['sequential']['p99']}; "
             f"commit-reveal median {lat['commit_reveal']['median']} p99 {lat['commit_reveal']['p99']}\n"
             f"wins per seat: {summary['wins']}\nmean score per seat: {summary['mean_score']}"
         )
-    return 0 if summary["desyncs"] == 0 and summary["finished"] == summary["games"] else 1
+    return 0 if summary["desyncs"] == 0 and summary["finished"] == summary["games"] and not summary["accused"] else 1

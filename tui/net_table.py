@@ -134,6 +134,19 @@ class NetTable(Table):
     def is_over(self) -> bool:
         return self.lockstep.phase == "over"
 
+    @property
+    def deal_line(self) -> str:
+        """What the end audit says of the deal ("" for a game with no hidden cards)."""
+        ls = self.lockstep
+        if not ls.dealt:
+            return ""
+        verdict = ls.deal_verdict
+        if verdict is None:
+            return "Deal: the end audit is replaying every shuffle…"
+        if verdict == "verified":
+            return "Deal: verified — every shuffle and key replayed at the end"
+        return f"Deal: {verdict}"
+
     def result(self) -> Result:
         return self.lockstep.result()  # marked "ended early" when the table voted to end it
 
@@ -189,7 +202,7 @@ class NetTable(Table):
             self.emit(TableEvent("error", note.text, dict(note.data)))
         elif kind in ("lobby", "started", "seated", "lobby_closed"):
             self.emit(TableEvent("lobby", note.text, {**note.data, "note": kind}))
-        elif kind in ("vote", "proof", "handover"):
+        elif kind in ("vote", "proof", "handover", "audit"):
             self.emit(TableEvent("notice", note.text, {**note.data, "note": kind}))
         if kind == "changed" and note.data.get("step") == 0:
             self._use_settings()  # the game began: the host's clock is known now

@@ -242,6 +242,36 @@ class Lockstep:
         return self.votes.result()
 
     @property
+    def dealt(self) -> bool:
+        """True when the deck protocol deals this game (it has hidden cards)."""
+        return self.steps.dealing.on
+
+    @property
+    def deal_verdict(self) -> str | None:
+        """"verified", who cheated, or None (not dealt, or the audit is not complete)."""
+        return self.steps.dealing.verdict
+
+    def accused(self) -> tuple[int, ...]:
+        """Seats named by the end audit or convicted at once by a deck message they signed."""
+        deck = {s for s, (what, _) in self.proofs.proven.items() if what == "deck"}
+        return tuple(sorted(deck | set(self.steps.dealing.accused)))
+
+    def replays(self) -> bool:
+        """The log replays with the plain engine to this peer's state (a dealt game: once its
+        deal is verified, to the same public view, since cards never shown stay tokens)."""
+        from engine.core import GameError, final_state, state_hash, to_plain
+
+        if self.game_log is None:
+            return False
+        try:
+            replayed = final_state(self.game, self.game_log)
+        except GameError:
+            return False
+        if not self.dealt:
+            return state_hash(replayed) == self.hash.hex()
+        return to_plain(self.game.view(replayed, None)) == to_plain(self.game.view(self.state, None))
+
+    @property
     def outcome(self) -> Any:
         return self.votes.outcome
 

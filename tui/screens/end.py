@@ -35,10 +35,29 @@ class EndScreen(Screen[None]):
         with Vertical(id="end-box"):
             yield Static(f"{self.game_name}: game over", id="end-title", markup=False)
             yield Static(winners_line(self.names, self.result), id="end-winners", markup=False)
+            yield self.deal_static()
             yield DataTable(id="end-table", cursor_type="row", zebra_stripes=True)
         yield Footer()
 
+    def deal_static(self) -> Static:
+        """The line on the deal (every end screen yields it; hidden unless a network game dealt
+        hidden cards)."""
+        return Static(self._deal_line(), id="end-deal", markup=False)
+
+    def _deal_line(self) -> str:
+        """A network game with hidden cards: what the end audit says of the deal."""
+        return str(getattr(self.table, "deal_line", "") or "")
+
+    def _refresh_deal(self) -> None:
+        line = self._deal_line()
+        self.query_one("#end-deal", Static).update(line)
+        if line and "replaying" not in line and self._deal_timer is not None:
+            self._deal_timer.stop()
+
     def on_mount(self) -> None:
+        for deal in self.query("#end-deal"):
+            deal.display = bool(self._deal_line())
+        self._deal_timer = self.set_interval(0.5, self._refresh_deal) if "replaying" in self._deal_line() else None
         table = self.query_one("#end-table", DataTable)
         header, *rows = table_rows(self.names, self.result)
         table.add_column("", key="category")

@@ -63,6 +63,7 @@ class SevenWondersEndScreen(EndScreen):
         with Vertical(id="end-box"):
             yield Static(f"{self.game_name}: game over", id="end-title", markup=False)
             yield Static(winners_line(self.names, self.result), id="end-winners", markup=False)
+            yield self.deal_static()
             yield DataTable(id="end-table", cursor_type="row", zebra_stripes=True)
             notes = self._notes()
             if notes:

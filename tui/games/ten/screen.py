@@ -311,4 +311,4 @@ class TenScreen(BoardText, DecisionPanels, GameScreen):
         """Ten's end screen: the breakdown plus every player's runs with the wilds in place."""
         if self.is_attached and self.table.is_over():
             self.app.push_screen(TenEndScreen(self.table.game.name, self.table.names, self.table.result(),
-                                              self.view))
+                                              self.view, self.table))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -51,14 +52,16 @@ class TenEndScreen(EndScreen):
 
     CSS_PATH = STYLES / "ten.tcss"
 
-    def __init__(self, game_name: str, names: Sequence[str], result: Result, view: View) -> None:
-        super().__init__(game_name, names, result)
+    def __init__(self, game_name: str, names: Sequence[str], result: Result, view: View,
+                 table: Any = None) -> None:
+        super().__init__(game_name, names, result, table)
         self.final_view = view
 
     def compose(self) -> ComposeResult:
         with Vertical(id="end-box", classes="ten-end"):
             yield Static(f"{self.game_name}: game over", id="end-title", markup=False)
             yield Static(self._winners(), id="end-winners", markup=False)
+            yield self.deal_static()
             yield DataTable(id="end-table", cursor_type="row", zebra_stripes=True)
             with VerticalScroll(id="ten-runs-scroll"):
                 yield Static(Text("Runs with the wilds in place (↑/↓ scroll)", style="bold italic"))
