@@ -621,7 +621,8 @@ def setup_dealt(n_players: int, seed: bytes, options: Mapping[str, Any]) -> Mone
 
 
 def seen(state: MoneyState, seat: Seat | None) -> tuple[str, ...]:
-    """What lies face up for `seat` (§7): the market, its own hand, every hand once scored.
+    """What lies face up for `seat` (§7): the market (the cards setup and every refill deal
+    onto it are turned over), its own hand, every hand once scored.
 
     Cards taken from the market or from a bid were face up: they are faces in the state
     already, so a hand's tokens are only the cards dealt to it and never shown.
@@ -635,27 +636,17 @@ def seen(state: MoneyState, seat: Seat | None) -> tuple[str, ...]:
 
 
 def needs(state: MoneyState, actions: Mapping[Seat, object]) -> frozenset[str]:
-    """The faces a step reads: the bids turned over at the reveal (§5.2), and the cards a
-    refill turns over onto the market when the step ends the round (§5.4)."""
-    if state.phase == "bid":
-        # a bid turns over cards of its owner's hand only: a step naming any other card
-        # (a token of the deck, say) is refused by the rules and must show nothing first
-        if actions.keys() != _ALL_SEATS[state.n_players] or not all(
-                _from_hand(state.hands[seat], bid) for seat, bid in actions.items()):
-            return frozenset()
-        if not any(bid.left or bid.right for bid in actions.values()):
-            return _refill(state, state.market)  # bluff cards only: the round ends at once
-        return frozenset(c for bid in actions.values() for c in bid.left + bid.right if is_token(c))
-    if state.phase != "turns" or len(state.pending) != 1:
-        return frozenset()  # a turn with bids still pending ends no round
-    acting = state.pending[0]
-    action = actions.get(acting.owner)
-    if len(actions) != 1 or action is None or _turn_problem(state, acting.owner, action):
-        return frozenset()  # the rules refuse the step: nothing is turned over
-    market = state.market
-    if type(action) is SwapMarket:
-        market = (acting.cards, market[1]) if action.side == 0 else (market[0], acting.cards)
-    return _refill(state, market)
+    """The faces a step reads: the bids, turned over together at the reveal (§5.2).
+
+    A refill reads no face: it deals the deck's top cards onto the market, where `seen`
+    turns them over for everyone after the step (and the side is put in order then).
+    """
+    # a bid turns over cards of its owner's hand only: a step naming any other card (a
+    # token of the deck, say) is refused by the rules and must show nothing first
+    if state.phase != "bid" or actions.keys() != _ALL_SEATS[state.n_players] or not all(
+            _from_hand(state.hands[seat], bid) for seat, bid in actions.items()):
+        return frozenset()
+    return frozenset(c for bid in actions.values() for c in bid.left + bid.right if is_token(c))
 
 
 def _from_hand(hand: tuple[str, ...], bid: object) -> bool:
@@ -666,15 +657,6 @@ def _from_hand(hand: tuple[str, ...], bid: object) -> bool:
     cards = bid.left + bid.right
     return (all(type(c) is str and c in hand and KIND.get(c) != "bluff" for c in cards)
             and len(set(cards)) == len(cards))
-
-
-def _refill(state: MoneyState, market: tuple[tuple[str, ...], tuple[str, ...]]) -> frozenset[str]:
-    """The deck's cards the refill after this round deals onto `market` (none after the
-    final round): side I's then side II's, from the top."""
-    if state.final_round:
-        return frozenset()
-    count = sum(max(0, MARKET_TARGET - len(side)) for side in market)
-    return frozenset(filter(is_token, state.deck[:count]))
 
 
 # ---- the game --------------------------------------------------------------------------
