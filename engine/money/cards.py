@@ -68,7 +68,6 @@ TYPE_EDITIONS: dict[str, tuple[str, ...]] = {t: tuple(v["editions"]) for t, v in
 BLUFFS: tuple[str, ...] = tuple(c for c in SERIAL if KIND[c] == "bluff")
 
 
-
 class _SortKeys(dict):
     """Card id -> sort key; a card token (a face nobody at this peer has seen, over the
     network) sorts first, in the order it lies, since its serial is unknown.

@@ -117,7 +117,8 @@ class MoneySetup:
 @plain("money.MoneyState")
 @dataclass(frozen=True, slots=True)
 class MoneyState:
-    """The whole table. Hands and market sides are sorted by serial (bluff card last).
+    """The whole table. Hands and market sides are sorted by serial (bluff card last; over
+    the network a card token, whose serial nobody knows, first).
 
     `pending` is in acting order: pending[0] is the bid that acts now (a bid swapped into
     its place if the last turn was a swap with a bid). `history` is this round's log
