@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ..core.hidden import is_token
+
 _DATA = json.loads((Path(__file__).parent / "data" / "money.json").read_text(encoding="utf-8"))
 
 EDITIONS: tuple[str, ...] = tuple(_DATA["options"]["edition"]["values"])
@@ -65,10 +67,25 @@ TYPE_EDITIONS: dict[str, tuple[str, ...]] = {t: tuple(v["editions"]) for t, v in
 
 BLUFFS: tuple[str, ...] = tuple(c for c in SERIAL if KIND[c] == "bluff")
 
+
+class _SortKeys(dict):
+    """Card id -> sort key; a card token (a face nobody at this peer has seen, over the
+    network) sorts first, in the order it lies, since its serial is unknown.
+
+    A dict subclass without its own __getitem__: looking a card up costs what it costs in a
+    plain dict; only a miss comes to __missing__.
+    """
+
+    def __missing__(self, card: str) -> int:
+        if is_token(card):
+            return -1
+        raise KeyError(card)
+
+
 # Hands and market sides are kept sorted by serial; bluff cards (no serial) sort last.
-SORT_KEY: dict[str, int] = {
-    c: (SERIAL[c] if SERIAL[c] is not None else 1000 + BLUFFS.index(c)) for c in SERIAL
-}
+SORT_KEY: dict[str, int] = _SortKeys(
+    (c, SERIAL[c] if SERIAL[c] is not None else 1000 + BLUFFS.index(c)) for c in SERIAL
+)
 
 
 def money_cards(edition: str, currencies: tuple[str, ...] | None = None) -> tuple[str, ...]:

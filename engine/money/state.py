@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 from ..core import Rng, fast_maker, plain
+from .cards import SORT_KEY
 
 # ---- actions ---------------------------------------------------------------------------
 
@@ -116,7 +117,8 @@ class MoneySetup:
 @plain("money.MoneyState")
 @dataclass(frozen=True, slots=True)
 class MoneyState:
-    """The whole table. Hands and market sides are sorted by serial (bluff card last).
+    """The whole table. Hands and market sides are sorted by serial (bluff card last; over
+    the network a card token, whose serial nobody knows, first).
 
     `pending` is in acting order: pending[0] is the bid that acts now (a bid swapped into
     its place if the last turn was a swap with a bid). `history` is this round's log
@@ -137,6 +139,26 @@ class MoneyState:
     history: tuple[Event, ...]
     last_history: tuple[Event, ...]
     unseen: tuple[str, ...]
+
+    def __init__(
+        self, setup: MoneySetup, hands: tuple[tuple[str, ...], ...],
+        market: tuple[tuple[str, ...], tuple[str, ...]], deck: tuple[str, ...], phase: str,
+        round_no: int, final_round: bool, pending: tuple[PendingBid, ...],
+        history: tuple[Event, ...], last_history: tuple[Event, ...], unseen: tuple[str, ...],
+    ) -> None:
+        # Over the network a state holds card tokens (engine/core/hidden.py), and nobody can
+        # put a card in serial order before its face is known; `reveal` writes faces in
+        # where the tokens lay and builds the state through here, so a zone kept in serial
+        # order is sorted here once it holds faces only. Transitions never come here (they
+        # build states with `new_state`); a plain state's zones are sorted already.
+        hands = _each_in_order(hands)
+        market = _each_in_order(market)
+        unseen = _in_order(unseen)
+        for name, value in zip(_STATE_FIELDS, (
+            setup, hands, market, deck, phase, round_no, final_round, pending, history,
+            last_history, unseen,
+        ), strict=True):
+            object.__setattr__(self, name, value)
 
     @property
     def n_players(self) -> int:
@@ -159,6 +181,20 @@ class MoneyState:
     @property
     def rng(self) -> Rng:
         return self.setup.rng
+
+
+_STATE_FIELDS = tuple(f.name for f in fields(MoneyState))
+
+
+def _in_order(zone: tuple[str, ...]) -> tuple[str, ...]:
+    """`zone` in serial order if every card in it is a face (a token's place stays as it is)."""
+    if isinstance(zone, tuple) and all(type(c) is str and c in SORT_KEY for c in zone):
+        return tuple(sorted(zone, key=SORT_KEY.__getitem__))
+    return zone
+
+
+def _each_in_order(zones: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple(map(_in_order, zones)) if isinstance(zones, tuple) else zones
 
 
 # ---- view ------------------------------------------------------------------------------
