@@ -356,7 +356,9 @@ class Game:
 
     def needs(self, state: State, actions: Mapping[Seat, Action]) -> frozenset[str]:
         """Tokens whose faces the rules read to apply `actions` (the top card a draw turns
-        over, say): the table shows them to everyone before the step."""
+        over, say): the table shows them to everyone before the step. `actions` may be the
+        choices of some of the acting seats only (a seat asks for its own, to prove the cards
+        of its hand that the step turns over): answer for those."""
         return frozenset()
 
     # ---- hooks for subclasses -------------------------------------------------------

@@ -642,8 +642,9 @@ def needs(state: MoneyState, actions: Mapping[Seat, object]) -> frozenset[str]:
     turns them over for everyone after the step (and the side is put in order then).
     """
     # a bid turns over cards of its owner's hand only: a step naming any other card (a
-    # token of the deck, say) is refused by the rules and must show nothing first
-    if state.phase != "bid" or actions.keys() != _ALL_SEATS[state.n_players] or not all(
+    # token of the deck, say) is refused by the rules and must show nothing first. Asked for
+    # one seat's bid alone (its owner proves what it shows), it answers for that bid.
+    if state.phase != "bid" or not actions.keys() <= _ALL_SEATS[state.n_players] or not all(
             _from_hand(state.hands[seat], bid) for seat, bid in actions.items()):
         return frozenset()
     return frozenset(c for bid in actions.values() for c in bid.left + bid.right if is_token(c))
