@@ -336,6 +336,12 @@ class Game:
         """The decks a network table deals before setup: (label, its cards in setup order)."""
         return ()
 
+    def deal_options(self, n_players: int, seed: bytes, options: Mapping[str, Any]) -> dict[str, Any]:
+        """`options` with what the seed decides before a network deal filled in: a random
+        choice that fixes which cards the decks hold (Money!'s removed currencies) is drawn
+        from the agreed seed, as setup would, and listed, so `decks` knows it."""
+        return dict(options)
+
     def deck_cards(self, state: State, label: str) -> tuple[Any, ...] | None:
         """The cards of a deck the rules shuffle during the game (known faces, e.g. discard
         piles turned over), whose tokens `state` holds before the table dealt it; None if the

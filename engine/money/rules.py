@@ -577,14 +577,22 @@ DEALT = "deck"
 """The label of the one deck a network table deals (engine/core/hidden.py tokens)."""
 
 
-def dealt_removed(n_players: int, options: Mapping[str, Any]) -> tuple[str, ...]:
-    """The currencies a dealt game leaves out: the listed ones, else the last ones of §2.1.
+def deal_options(n_players: int, seed: bytes, options: Mapping[str, Any]) -> dict[str, Any]:
+    """§4.2 step 1 before a network deal: the removed currencies drawn from the agreed seed as
+    setup draws them, then listed (they fix which cards the dealt deck holds)."""
+    out = dict(options)
+    k = REMOVED_COUNT[options["edition"]][n_players]
+    if options["removed_currencies"] is None and options["deck"] is None and k:
+        order, _ = Rng(seed).shuffle(CURRENCIES)
+        out["removed_currencies"] = [c for c in CURRENCIES if c in order[:k]]
+    return out
 
-    The removed currencies fix which cards the deck holds, and the table deals the deck
-    before setup knowing only the options (`Game.decks` has no seed): so the seeded draw of
-    §4.2 step 1 cannot happen there. A dealt deck is a stacked one, whose removed currencies
-    are those absent from it (§3); with every currency alike but for its name and serials,
-    a fixed choice plays the same game.
+
+def dealt_removed(n_players: int, options: Mapping[str, Any]) -> tuple[str, ...]:
+    """The currencies a dealt game leaves out: the listed ones (the network table lists them
+    from the seed, `deal_options`), else the last ones of §2.1.
+
+    A dealt deck is a stacked one, whose removed currencies are those absent from it (§3).
     """
     edition = options["edition"]
     listed = _check_removed(options["removed_currencies"], edition, n_players)
@@ -850,6 +858,9 @@ class MoneyGame(Game):
 
     def needs(self, state: MoneyState, actions: Mapping[Seat, Any]) -> frozenset[str]:
         return needs(state, actions)
+
+    def deal_options(self, n_players: int, seed: bytes, options: Mapping[str, Any]) -> dict[str, Any]:
+        return deal_options(n_players, seed, options)
 
 
 def describe(action: object) -> str:

@@ -115,9 +115,9 @@ class Dealing:
         return {t: f for t, f in self.mine.items() if t not in self.shown}
 
     # ---- the deal ----------------------------------------------------------------------
-    def begin(self, n_players: int) -> list[Output]:
+    def begin(self, decks: Iterable[tuple[str, tuple[Any, ...]]]) -> list[Output]:
         """The seed is agreed: deal every deck of the game (the game starts once all are)."""
-        decks = self.ctx.game.decks(n_players, self.ctx.game.check_options(self.ctx.options))
+        n_players = len(self.ctx.keys)
         self.on = True
         self.granted = {s: set() for s in range(n_players)}
         return self._deal(decks)

@@ -79,6 +79,7 @@ class Steps:
         self.dealing = Dealing(ctx, self)  # hidden cards: the deck protocol (dealing.py)
         self.states: list[Any] = []  # a dealt table's public state at each step (for a rewind)
         self.seed: bytes | None = None
+        self.options: dict[str, Any] | None = None  # a dealt game's, with what the seed decided
         self.held: tuple[dict[int, Any], str] | None = None  # a step waiting for its open
 
     # ---- facts -------------------------------------------------------------------------
@@ -87,12 +88,14 @@ class Steps:
         ctx = self.ctx
         n = len(ctx.keys)
         self.seed = seed
-        try:
-            decks = ctx.game.decks(n, ctx.game.check_options(ctx.options))
+        try:  # a dealt game: what the seed decides before the deal is listed in the options
+            options = ctx.game.deal_options(n, seed, ctx.game.check_options(ctx.options))
+            decks = ctx.game.decks(n, options)
         except GameError as exc:
             return ctx.freeze(f"setup failed: {exc}")
         if decks:
-            return self.dealing.begin(n)
+            self.options = options
+            return self.dealing.begin(decks)
         try:
             self.state = ctx.game.setup(n, seed, ctx.options)
         except GameError as exc:
@@ -106,7 +109,7 @@ class Steps:
             return self.after_step()
         assert self.seed is not None
         try:
-            self.state = ctx.game.setup_dealt(len(ctx.keys), self.seed, ctx.options)
+            self.state = ctx.game.setup_dealt(len(ctx.keys), self.seed, self.options)
         except GameError as exc:
             return ctx.freeze(f"setup failed: {exc}")
         return self._started(self.seed)
@@ -114,7 +117,7 @@ class Steps:
     def _started(self, seed: bytes) -> list[Output]:
         ctx = self.ctx
         n = len(ctx.keys)
-        self.game_log = new_log(ctx.game, n, seed, ctx.game.check_options(ctx.options))
+        self.game_log = new_log(ctx.game, n, seed, ctx.game.check_options(self.options or ctx.options))
         ctx.hash = bytes.fromhex(state_hash(self.state))
         ctx.chain = crypto.genesis_hash(ctx.gid, seed, ctx.hash)
         ctx.phase = "play"

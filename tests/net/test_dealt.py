@@ -242,3 +242,14 @@ async def test_a_seat_that_will_not_reveal_is_awaited_and_late_after_its_deadlin
         assert options is not None and options["seats"] == (1,) and options["cause"] == "late"
         assert not p.lockstep.proofs.proven
     await _stop(peers)
+
+
+async def test_a_dealt_money_game_removes_the_currencies_its_seed_draws() -> None:
+    """§4.2 step 1 happens before the deal: drawn from the agreed seed as setup draws it."""
+    game = get_game("money")
+    peers, _ = await _dealt_game("money", 3)
+    first = peers[0].lockstep
+    plain = game.setup(3, first.seed, {})
+    assert first.state.setup.removed == plain.setup.removed
+    assert dict(first.game_log.options)["removed_currencies"] == list(plain.setup.removed)
+    await _stop(peers)
