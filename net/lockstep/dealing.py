@@ -75,6 +75,9 @@ class Dealing:
         self.ctx = ctx
         self.steps = steps
         self.on = False  # this game is dealt by the protocol
+        # False for a seated peer rejoining without its files: keys drawn anew would fail the
+        # commitments of the deal the others hold, so it sends none (the table may vote)
+        self.may_draw = True
         self.tables: dict[str, DeckTable] = {}
         self.seats: dict[str, DeckSeat] = {}  # our secrets per deck (a seated peer)
         self.dealing: tuple[str, ...] = ()  # labels whose passes are in progress
@@ -127,11 +130,15 @@ class Dealing:
         out: list[Output] = []
         n = len(ctx.keys)
         labels = []
+        keys = ctx.my_seat is not None and (SECRET in ctx.secrets or self.may_draw)
+        if ctx.my_seat is not None and not keys:
+            out.append(Note("error", "this terminal lost its deck keys with its data folder: it cannot "
+                                     "show cards, and the table may vote to end the game"))
         for label, cards in decks:
             spec = DeckSpec(ctx.gid, label, tuple(cards), n)
             self.tables[label] = DeckTable.new(spec)
             labels.append(label)
-            if ctx.my_seat is not None:
+            if keys:
                 self.seats[label] = DeckSeat.create(spec, ctx.my_seat, self._entropy(out))
         self.dealing = tuple(labels)
         self.deal_step = ctx.step
@@ -151,7 +158,7 @@ class Dealing:
         if not self.dealing or ctx.replaying:
             return []
         first = self.tables[self.dealing[0]]
-        if first.turn != ctx.my_seat or ctx.my_seat is None:
+        if first.turn != ctx.my_seat or ctx.my_seat is None or not self.seats:
             return []
         kind = "deck_shuffle" if first.phase == "shuffle" else "deck_lock"
         cards, commits = [], []
@@ -249,7 +256,7 @@ class Dealing:
     def _send_mine(self) -> list[Output]:
         ctx, r = self.ctx, self.reveal
         seat = ctx.my_seat
-        if r is None or seat is None or seat not in r.senders or seat in r.got or ctx.replaying:
+        if r is None or seat is None or seat not in r.senders or seat in r.got or ctx.replaying or not self.seats:
             return []
         opened = []
         for t in r.public:
@@ -463,9 +470,23 @@ class Dealing:
         return out + self.steps.proofs.convict(env.seat, "deck", env.raw, self.ctx.step)
 
     # ---- resume ------------------------------------------------------------------------
-    def rebuild_state(self, state: Any) -> Any:
-        """`state` with every face the table saw (after a rewind replays from the setup)."""
-        return reveal(state, self.shown)
+    def own_current(self) -> list[Output]:
+        """After a restart or a reconnect: our pass, keys or audit for what the table waits
+        for now, sent again as they were (or made now, if they never left this machine)."""
+        ctx, seat = self.ctx, self.ctx.my_seat
+        if seat is None or not self.on:
+            return []
+        if self.dealing:
+            raws = [raw for (kind, s, step), raw in ctx.history.items()
+                    if s == seat and kind in DEAL_KINDS and step == self.deal_step]
+            return [Publish("log", raw) for raw in raws] + self._my_pass()
+        if self.reveal is not None:
+            sent = self.reveal.got.get(seat)
+            return [Publish("log", sent.raw)] if sent is not None else self._send_mine()
+        if ctx.phase in ("over", "frozen"):
+            mine = self.audits.get(seat)
+            return [Publish("log", mine.raw)] if mine is not None else self.begin_audit()
+        return []
 
 
 def _by_deck(tokens: Iterable[str]) -> dict[str, tuple[int, ...]]:

@@ -114,11 +114,20 @@ class Lockstep:
     hello_sent = _shared("lobby", "hello_sent")
     refused = _shared("lobby", "refused")
     seed = _shared("seeding", "seed")
-    may_draw_seed = _shared("seeding", "may_draw", writable=True)
+
     state = _shared("steps", "state")
     game_log = _shared("steps", "game_log")
     sealed = _shared("steps", "sealed")
     offline = _shared("social", "offline")
+
+    @property
+    def may_draw_seed(self) -> bool:
+        return self.seeding.may_draw
+
+    @may_draw_seed.setter
+    def may_draw_seed(self, value: bool) -> None:
+        """False: a seated peer without its files draws no new seed share nor deck keys."""
+        self.seeding.may_draw = self.steps.dealing.may_draw = value
 
     @property
     def acts(self) -> dict[int, Envelope]:
@@ -206,7 +215,7 @@ class Lockstep:
             out += self.seeding.own_current()
         if self.ctx.phase == "play":
             out += self.steps.own_current()
-        return out
+        return out + self.steps.dealing.own_current()
 
     # ---- the table's vote (vote.py, deadlines.py, proofs.py) ---------------------------
     def vote_options(self) -> dict[str, Any] | None:

@@ -253,3 +253,40 @@ async def test_a_dealt_money_game_removes_the_currencies_its_seed_draws() -> Non
     assert first.state.setup.removed == plain.setup.removed
     assert dict(first.game_log.options)["removed_currencies"] == list(plain.setup.removed)
     await _stop(peers)
+
+
+@pytest.mark.parametrize(("gid", "kind"), [("ten", b"deck_shuffle"), ("ten", b"deck_lock"),
+                                           ("money", b"deck_show"), ("ten", b"deck_open")])
+async def test_a_peer_killed_in_the_middle_of_the_deal_resumes_from_its_disk(tmp_path, monkeypatch, gid, kind):
+    """Seat 1 dies right after it made its pass (or its keys), which never left its machine;
+    restarted from its data folder, it sends them again and the game ends verified."""
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
+    game = get_game(gid)
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(3)]
+    for t in transports:
+        await t.start()
+    swallowed: list[bytes] = []
+    publish = transports[1].publish_now
+
+    def dying(topic, payload, qos=1, retain=False):
+        if swallowed or kind in payload:  # the message is made and kept, then the peer dies
+            swallowed.append(payload)
+            return True
+        return publish(topic, payload, qos, retain)
+
+    transports[1].publish_now = dying  # type: ignore[method-assign]
+    ids = [Identity.generate() for _ in range(3)]
+    peers = await table_of(3, transports, game=game, persist=True, identities=ids, bot="random")
+    await until(lambda: swallowed, timeout=20)
+    transports[1].kill()
+    await peers[1].stop(clean=False)
+    again = MemoryTransport(broker)
+    await again.start()
+    peers[1] = await join_game(again, ids[1], peers[0].lockstep.gid, name="P1", game=game,
+                               persist=True, bot="random")
+    await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in peers)), 60)
+    await until(lambda: all(p.lockstep.deal_verdict for p in peers), timeout=20)
+    assert {p.lockstep.hash for p in peers} == {peers[0].lockstep.hash}
+    assert {p.lockstep.deal_verdict for p in peers} == {"verified"}
+    await _stop(peers)
