@@ -330,9 +330,13 @@ class Peer:
         if note.kind == "dropped":
             self.dropped.append(note.text)
         if note.kind in ("over", "desync", "refused"):
-            self.done.set()
+            # a dealt game is done once its end audit is in (its log replays from then on)
+            if note.kind != "over" or not self.lockstep.dealt or self.lockstep.deal_verdict:
+                self.done.set()
             if self.store is not None and not self.lockstep.replaying:
                 self.store.save_meta({**self.store.load_meta(), "finished": note.kind})
+        if note.kind == "audit":
+            self.done.set()
         if note.kind == "seated":
             self.seated.set()
         if self.keep_notes:

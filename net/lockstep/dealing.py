@@ -348,6 +348,8 @@ class Dealing:
         out = {}
         for t in r.private.get(me, ()) if me is not None else ():
             label, pos = parse_token(t)
+            if label not in self.seats:  # watching with a seated key: it holds no deck keys
+                continue
             slot = self.seats[label].card_at(self.tables[label], pos)
             if slot is not None:
                 out[t] = self.tables[label].card(slot)

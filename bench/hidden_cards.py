@@ -1,0 +1,167 @@
+"""What hiding cards costs a networked game (the deck protocol, net/lockstep/dealing.py).
+
+On mosquitto when it is on PATH (else the embedded amqtt), bot peers in this one process,
+each with its own connection and key. Figures only, no asserts; every comparison is measured
+in the same run:
+
+  deal     a 7-player 7 Wonders table (or, before 7 Wonders deals hidden cards, a 7-player
+           Money!-sized stand-in: see below): wall time from the agreed seed until every peer
+           holds its hand (every deck shuffled and locked by all 7 peers, every hand revealed
+           privately). Target: <= 250 ms for an Age (49 cards).
+  money    a whole 4-player Money! bot game, wall time, dealt by the protocol vs the same game
+           dealt from the seed (the protocol switched off in this process), alternated.
+           Target: <= 2x.
+  draw     Ten, 3 players: latency from a seat's choice to the step being applied at that
+           peer, for draws (a public reveal: every seat publishes its key for the top card)
+           vs the other sequential steps of the same games. Target: <= 3x.
+  reveal   CPU per private reveal of one card at the receiver (open a box, check the keys
+           against their commitments, unmask), from bench/deck_protocol.py's measure.
+
+    .venv/bin/python bench/hidden_cards.py [--games 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.registry import get_game  # noqa: E402
+from net.identity import Identity  # noqa: E402
+from net.launch import BrokerSettings, connect, presence_will  # noqa: E402
+from net.session import host_game, join_game, new_gid  # noqa: E402
+from tests.net.brokers import HAVE_MOSQUITTO, running_broker  # noqa: E402
+
+
+async def table(url: str, game_id: str, n: int, bot: str | None = "random") -> tuple[list, list]:
+    game = get_game(game_id)
+    gid = new_gid(game.id)
+    settings = BrokerSettings(broker=url)
+    ids = [Identity.generate() for _ in range(n)]
+    transports = [await connect(url, settings, presence_will(i, gid, f"B{s}", settings.prefix))
+                  for s, i in enumerate(ids)]
+    peers = [await host_game(game, transports[0], ids[0], players=n, gid=gid, persist=False,
+                             bot=bot, name="B0")]
+    peers[0].bot_delay = 0.0
+    for s in range(1, n):
+        peers.append(await join_game(transports[s], ids[s], gid, name=f"B{s}", persist=False,
+                                     bot=bot, bot_delay=0.0, game=game))
+    return transports, peers
+
+
+async def close(transports: list, peers: list) -> None:
+    for p in peers:
+        await p.stop(clean=False)
+    for t in transports:
+        await t.stop()
+
+
+async def until(predicate, timeout: float = 120.0, step: float = 0.001) -> None:
+    end = time.perf_counter() + timeout
+    while not predicate():
+        if time.perf_counter() > end:
+            raise TimeoutError("no progress")
+        await asyncio.sleep(step)
+
+
+async def deal_time(url: str, game_id: str, n: int) -> tuple[float, int]:
+    """Seconds from the agreed seed to every peer holding its hand; cards dealt."""
+    transports, peers = await table(url, game_id, n, bot=None)
+    try:
+        await until(lambda: all(p.lockstep.seed is not None for p in peers))
+        start = time.perf_counter()
+        await until(lambda: all(p.lockstep.phase == "play" and not p.lockstep.steps.dealing.busy()
+                                for p in peers))
+        seconds = time.perf_counter() - start
+        cards = sum(t.size for t in peers[0].lockstep.steps.dealing.tables.values())
+        return seconds, cards
+    finally:
+        await close(transports, peers)
+
+
+async def game_time(url: str, game_id: str, n: int) -> tuple[float, Any]:
+    transports, peers = await table(url, game_id, n)
+    try:
+        start = time.perf_counter()
+        await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in peers)), 600)
+        return time.perf_counter() - start, peers
+    finally:
+        await close(transports, peers)
+
+
+def without_protocol(game_id: str):
+    """The game dealt from the seed as before the protocol (this process only)."""
+    cls = type(get_game(game_id))
+    original = cls.decks
+
+    class Restore:
+        def __enter__(self):
+            cls.decks = lambda self, n, options: ()
+
+        def __exit__(self, *exc):
+            cls.decks = original
+
+    return Restore()
+
+
+def draw_latencies(peers: list) -> tuple[list[float], list[float]]:
+    """(draw steps, other sequential steps): ms from a seat's choice to the step applied."""
+    draws, others = [], []
+    log = peers[0].lockstep.game_log
+    for p in peers:
+        for step, (chose, applied) in p.metrics.choices.items():
+            if step >= len(log.steps) or len(log.steps[step]) != 1:
+                continue
+            (_, action), = log.steps[step]
+            (draws if type(action).__name__ == "Draw" else others).append((applied - chose) * 1000)
+    return draws, others
+
+
+def med(values: list[float]) -> float:
+    return statistics.median(values) if values else float("nan")
+
+
+async def main(games: int) -> None:
+    kind = "mosquitto" if HAVE_MOSQUITTO else "amqtt"
+    async with running_broker(kind) as url:
+        print(f"broker: {kind} on loopback, peers in this process")
+        sw = get_game("seven_wonders")
+        deal_game = "seven_wonders" if sw.decks(7, sw.check_options({})) else "money"
+        deal_n = 7 if deal_game == "seven_wonders" else 5
+        deals = [await deal_time(url, deal_game, deal_n) for _ in range(games)]
+        best = min(s for s, _ in deals)
+        print(f"deal     {deal_game} {deal_n}p: {deals[0][1]} cards shuffled and locked by {deal_n} peers, "
+              f"hands revealed: best {best * 1000:.0f} ms, median {med([s for s, _ in deals]) * 1000:.0f} ms")
+        dealt, plain = [], []
+        for _ in range(games):
+            dealt.append((await game_time(url, "money", 4))[0])
+            with without_protocol("money"):
+                plain.append((await game_time(url, "money", 4))[0])
+        print(f"money    4p bot game: dealt {med(dealt):.2f} s vs from the seed {med(plain):.2f} s "
+              f"(x{med(dealt) / med(plain):.2f}; target <= 2)")
+        draws, others = [], []
+        for _ in range(games):
+            _, peers = await game_time(url, "ten", 3)
+            d, o = draw_latencies(peers)
+            draws += d
+            others += o
+        print(f"draw     Ten 3p: a draw {med(draws):.1f} ms vs another sequential step {med(others):.1f} ms "
+              f"(x{med(draws) / med(others):.2f}; target <= 3; {len(draws)} draws, {len(others)} others)")
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from deck_protocol import reveal_costs
+
+    alone, in_hand, public = reveal_costs(20)
+    print(f"reveal   CPU at the receiver per private reveal of one card: {alone * 1e3:.2f} ms alone, "
+          f"{in_hand * 1e3:.2f} ms within a hand of 7 (7 seats); a public reveal {public * 1e3:.2f} ms")
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=3)
+    asyncio.run(main(parser.parse_args().games))
