@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core import Rng, plain
+from ..core.hidden import is_token
+from .cards import CARD_RANK, GUILDS, guild_count
 
 PICK = "pick"
 BABYLON = "babylon"  # BABYLON_LAST: Babylon B plays its kept 6th-turn card
@@ -119,6 +121,49 @@ class State:
     moves: tuple[Move, ...]  # this turn's revealed plays
     rng: Rng
     conflicts: tuple[Conflict, ...]  # one per Age played, oldest first
+
+
+def _in_rank_order(state: State) -> None:
+    """A state built from plain data (`State(...)`, a decode, a card face written in over a
+    token) keeps every hand whose faces are all known in rank order, as the rules keep it.
+
+    Over the network a hand is dealt as tokens in deck order (nobody may sort cards they cannot
+    see); once its faces are written in (the owner's knowledge, the dealer's truth) it is the
+    sorted hand of the plain game. Likewise the guild deck written in whole (only the dealer
+    knows the guilds left in the box) is the plain game's guilds in play, in rank order. A
+    plain state is already in this form: nothing changes. Transitions build states through
+    `fast_maker`, which does not come here.
+    """
+    hands = state.hands
+    if any(len(h) > 1 and not _sorted_faces(h) for h in hands):
+        fixed = tuple(h if len(h) < 2 or any(map(is_token, h)) else tuple(sorted(h, key=CARD_RANK.__getitem__))
+                      for h in hands)
+        object.__setattr__(state, "hands", fixed)
+    guilds = state.guilds
+    if len(guilds) == len(GUILDS) and not any(map(is_token, guilds)):
+        kept = tuple(sorted(guilds[: guild_count(state.n_players)], key=CARD_RANK.__getitem__))
+        object.__setattr__(state, "guilds", kept)
+
+
+def _sorted_faces(hand: tuple[str, ...]) -> bool:
+    """True for a hand in rank order, and for one holding a token (it keeps its order)."""
+    rank = CARD_RANK.get
+    ranks = [rank(c) for c in hand]
+    if None in ranks:
+        return True
+    return ranks == sorted(ranks)
+
+
+def _init_in_rank_order(init):
+    def __init__(self: State, *args, **kwargs) -> None:
+        init(self, *args, **kwargs)
+        _in_rank_order(self)
+
+    __init__.__doc__ = init.__doc__
+    return __init__
+
+
+State.__init__ = _init_in_rank_order(State.__init__)  # type: ignore[method-assign]
 
 
 # ---- view ------------------------------------------------------------------------------------
