@@ -171,7 +171,7 @@ class SevenWonders(Game):
         if state.phase == HALIKARNASSOS:
             self._explain(state, seat, action)
             return
-        if is_token(state.guilds[0]):  # a table's public state: hands are face down
+        if is_token(state.guilds[0]):  # a dealt game (its guild deck stays face down): tokens
             _check_dealt_pick(state, seat, action)
             return
         # the common case first: a pick in the seat's space (shared with legal_actions and the
@@ -268,6 +268,7 @@ class SevenWonders(Game):
         return network_decks(n_players)
 
     def dealt_options(self, n_players: int, orders: Mapping[str, tuple[Any, ...]]) -> dict[str, Any]:
+        """The three Age decks stacked as dealt (the `deck` option), guild slots written in."""
         guild_deck = orders[GUILD_DECK]
 
         def face(card: str) -> str:  # a guild slot is the guild at that position of its deck
@@ -534,11 +535,11 @@ def _check_dealt_pick(state: State, seat: int, action: Any) -> None:
             raise IllegalAction(f"seat {seat} cannot {action}")
         return
     paid = (action.pay_left, action.pay_right)
-    if action.kind == DISCARD and paid == (0, 0):
-        return
-    if action.kind == STAGE and type(paid[0]) is int and type(paid[1]) is int \
-            and paid in _context(state, seat).stage_offers():
-        return
+    if type(paid[0]) is int and type(paid[1]) is int:  # exact types, as Picks checks them
+        if action.kind == DISCARD and paid == (0, 0):
+            return
+        if action.kind == STAGE and paid in _context(state, seat).stage_offers():
+            return
     raise IllegalAction(f"seat {seat} cannot {action}: a face-down card is only sold or tucked under a stage")
 
 

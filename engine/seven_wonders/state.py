@@ -5,8 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core import Rng, plain
-from ..core.hidden import is_token
-from .cards import CARD_RANK, GUILDS, guild_count
+from .cards import CARD_RANK, GUILDS, MAX_PLAYERS, MIN_PLAYERS, guild_count
 
 PICK = "pick"
 BABYLON = "babylon"  # BABYLON_LAST: Babylon B plays its kept 6th-turn card
@@ -106,7 +105,7 @@ class State:
     age: int
     turn: int
     phase: str
-    hands: tuple[tuple[str, ...], ...]  # sorted ids
+    hands: tuple[tuple[str, ...], ...]  # sorted ids (dealt face down: tokens in deal order)
     cities: tuple[tuple[str, ...], ...]  # built structures, in build order
     stages: tuple[int, ...]
     tucked: tuple[tuple[str, ...], ...]  # cards under each board, in stage order
@@ -114,7 +113,7 @@ class State:
     tokens: tuple[tuple[int, ...], ...]  # conflict tokens per seat
     discard: tuple[tuple[int, str], ...]  # (seat who discarded, card), oldest first
     free_used: tuple[bool, ...]  # Olympia A's free build used this Age
-    guilds: tuple[str, ...]  # guilds in play (secret until Age III is dealt)
+    guilds: tuple[str, ...]  # guilds in play (secret until Age III is dealt); dealt: the guild deck
     stacked: tuple[tuple[str, ...] | None, ...]  # option deck for Ages I, II, III
     babylon: BabylonTurn | None
     halikarnassos: int  # seat to build from the discard pile after this turn, or -1
@@ -131,27 +130,24 @@ def _in_rank_order(state: State) -> None:
     see); once its faces are written in (the owner's knowledge, the dealer's truth) it is the
     sorted hand of the plain game. Likewise the guild deck written in whole (only the dealer
     knows the guilds left in the box) is the plain game's guilds in play, in rank order. A
-    plain state is already in this form: nothing changes. Transitions build states through
-    `fast_maker`, which does not come here.
+    plain state is already in this form: nothing changes.
     """
     hands = state.hands
-    if any(len(h) > 1 and not _sorted_faces(h) for h in hands):
-        fixed = tuple(h if len(h) < 2 or any(map(is_token, h)) else tuple(sorted(h, key=CARD_RANK.__getitem__))
-                      for h in hands)
+    if not all(map(_kept_as_is, hands)):
+        fixed = tuple(h if _kept_as_is(h) else tuple(sorted(h, key=CARD_RANK.__getitem__)) for h in hands)
         object.__setattr__(state, "hands", fixed)
     guilds = state.guilds
-    if len(guilds) == len(GUILDS) and not any(map(is_token, guilds)):
+    if (len(guilds) == len(GUILDS) and MIN_PLAYERS <= state.n_players <= MAX_PLAYERS
+            and all(g in CARD_RANK for g in guilds)):
         kept = tuple(sorted(guilds[: guild_count(state.n_players)], key=CARD_RANK.__getitem__))
         object.__setattr__(state, "guilds", kept)
 
 
-def _sorted_faces(hand: tuple[str, ...]) -> bool:
-    """True for a hand in rank order, and for one holding a token (it keeps its order)."""
-    rank = CARD_RANK.get
-    ranks = [rank(c) for c in hand]
-    if None in ranks:
-        return True
-    return ranks == sorted(ranks)
+def _kept_as_is(hand: tuple[str, ...]) -> bool:
+    """True for a hand in rank order, and for one holding a token or anything but a card id
+    (a token keeps its place: nobody knows its face)."""
+    ranks = [CARD_RANK.get(c) for c in hand]
+    return None in ranks or ranks == sorted(ranks)
 
 
 def _init_in_rank_order(init):
@@ -163,6 +159,8 @@ def _init_in_rank_order(init):
     return __init__
 
 
+# Not a __post_init__: `fast_maker` (every transition) builds a State without calling it, and
+# refuses a class that has one; transitions keep hands as the rules make them anyway.
 State.__init__ = _init_in_rank_order(State.__init__)  # type: ignore[method-assign]
 
 
