@@ -290,6 +290,11 @@ class SevenWonders(Game):
         board or sold, the last cards of an Age, the guild deck."""
         return frozenset() if seat is None else frozenset(in_reach(state, seat))
 
+    def in_reach(self, state: State, seat: int) -> tuple[str, ...]:
+        """The cards a choice of `seat` may name now, in the order the rules take copies of
+        one card: what a network table masks the choice with (`in_reach` below)."""
+        return in_reach(state, seat)
+
     def needs(self, state: State, actions: Mapping[int, Any]) -> frozenset[str]:
         """A card built (from hand, free, by Babylon, from the discard pile) is revealed with
         the picks: its cost, chain and effects are read. A stage's or a sale's card is not."""

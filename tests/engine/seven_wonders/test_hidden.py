@@ -9,7 +9,7 @@ that `ProposedDealer` below changes (rules.NETWORK_DEAL stays off until the core
   face among EVERY face the seat was ever shown: with two copies of a card (4+ players) that
   is often a copy in a neighbour's hand or under the seat's own board, and for Halikarnassos
   not the oldest copy of the pile that the plain rules take; here the choice is masked with
-  the cards in the seat's reach (`rules.in_reach`), in that order.
+  the cards in the seat's reach (`SevenWonders.in_reach`), in that order.
 """
 
 from __future__ import annotations
@@ -64,7 +64,7 @@ class ProposedDealer(HiddenPlay):
         card = getattr(action, "card", None)
         if not isinstance(card, str) or is_token(card):
             return action
-        for t in rules.in_reach(self.public, seat):
+        for t in GAME.in_reach(self.public, seat):
             if is_token(t) and t not in self.shown and self.known[seat].get(t) == card:
                 return replace(action, card=t)
         return action
