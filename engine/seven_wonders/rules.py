@@ -18,6 +18,7 @@ from ..core import (
     relabel,
     shuffle_or_stack,
 )
+from ..core.hidden import is_masked, is_token, masked, parse_token
 from .cards import (
     BOARDS,
     CARD_RANK,
@@ -127,7 +128,7 @@ class SevenWonders(Game):
         if stacked[2] is None:
             drawn, rng = rng.shuffle(GUILDS)
             guilds = tuple(sorted(drawn[: guild_count(n)], key=CARD_RANK.__getitem__))
-        else:
+        else:  # a deck dealt by the table holds tokens: _setup_dealt sets the guild deck
             guilds = tuple(sorted((c for c in stacked[2] if c in GUILDS), key=CARD_RANK.__getitem__))
         state = State(
             n_players=n,
@@ -169,6 +170,9 @@ class SevenWonders(Game):
     def _validate(self, state: State, seat: int, action: Any) -> None:
         if state.phase == HALIKARNASSOS:
             self._explain(state, seat, action)
+            return
+        if is_token(state.guilds[0]):  # a dealt game (its guild deck stays face down): tokens
+            _check_dealt_pick(state, seat, action)
             return
         # the common case first: a pick in the seat's space (shared with legal_actions and the
         # view of this position), which checks exact types and only the picked card's payments
@@ -252,6 +256,57 @@ class SevenWonders(Game):
 
     def _result(self, state: State) -> Result:
         return result_of(final_scores(state))
+
+    # ---- hidden cards over the network (engine/core/hidden.py) ------------------------------
+    # Every Age deck is dealt face down before setup. The guild deck is shuffled too: its first
+    # n + 2 cards are the guilds in play, which go face down into the Age III deck as "guild
+    # slot" tokens of the guild deck (the table shuffles those tokens with the Age III cards);
+    # the others stay in the box and are never shown.
+    def decks(self, n_players: int, options: Mapping[str, Any]) -> tuple[tuple[str, tuple[Any, ...]], ...]:
+        if not NETWORK_DEAL:
+            return ()
+        return network_decks(n_players)
+
+    def dealt_options(self, n_players: int, orders: Mapping[str, tuple[Any, ...]]) -> dict[str, Any]:
+        """The three Age decks stacked as dealt (the `deck` option), guild slots written in."""
+        guild_deck = orders[GUILD_DECK]
+
+        def face(card: str) -> str:  # a guild slot is the guild at that position of its deck
+            return guild_deck[parse_token(card)[1]] if is_token(card) else card
+
+        return {"deck": {age: [face(c) for c in orders[_AGE_DECK[age]]] for age in (1, 2, 3)}}
+
+    def _setup_dealt(self, n_players: int, seed: bytes, options: dict[str, Any]) -> State:
+        if options["deck"] is not None:
+            raise InvalidOption("a table deals the decks itself: no stacked deck over the network")
+        size = HAND_SIZE * n_players
+        dealt = {age: masked(_AGE_DECK[age], size) for age in (1, 2, 3)}
+        state = self._setup(n_players, seed, {**options, "deck": dealt})
+        return _evolve(state, guilds=masked(GUILD_DECK, len(GUILDS)))
+
+    def seen(self, state: State, seat: int | None) -> frozenset[Any]:
+        """Built cards are turned face up by `needs`; besides them a seat sees only the cards
+        it may play now (`in_reach`). Everything else stays face down: cards tucked under a
+        board or sold, the last cards of an Age, the guild deck."""
+        return frozenset() if seat is None else frozenset(in_reach(state, seat))
+
+    def in_reach(self, state: State, seat: int) -> tuple[str, ...]:
+        """The cards a choice of `seat` may name now, in the order the rules take copies of
+        one card: what a network table masks the choice with (`in_reach` below)."""
+        return in_reach(state, seat)
+
+    def needs(self, state: State, actions: Mapping[int, Any]) -> frozenset[str]:
+        """A card built (from hand, free, by Babylon, from the discard pile) is revealed with
+        the picks: its cost, chain and effects are read. A stage's or a sale's card is not."""
+        out = set()
+        for seat, action in actions.items():
+            card = getattr(action, "card", None)
+            if not is_token(card) or (type(action) is not BuildFromDiscard
+                                      and getattr(action, "kind", None) not in (BUILD, BUILD_FREE)):
+                continue
+            if card in in_reach(state, seat):  # never a card out of the seat's reach
+                out.add(card)
+        return frozenset(out)
 
     # ---- views and test hooks ----------------------------------------------------------------
     def _view(self, state: State, seat: int | None) -> View:
@@ -345,7 +400,9 @@ class SevenWonders(Game):
             return None
         if (card in state.guilds) != (other in state.guilds):
             return None
-        return relabel(state, card, other)
+        swapped = relabel(state, card, other)
+        # two cards of one hand trading places leave it as it was: a hand is kept in rank order
+        return None if swapped == state else swapped
 
 
 _HELD_ZONES = frozenset(("hand", "tucked", "discard", "kept"))
@@ -438,6 +495,67 @@ def profile_of(state: State, seat: int) -> Profile:
     return _memo(state).profiles()[seat]
 
 
+# ---- a dealt game's public state ---------------------------------------------------------------
+# Off until the core's dealer supports what 7 Wonders needs (tests/engine/seven_wonders/
+# test_hidden.py plays on such a dealer): a card of the Age III deck that is a guild slot opens
+# to its guild, and a seat's choice is masked with the cards in its reach (`in_reach`), in that
+# order, not with every face it ever saw (two copies of one card would be confused).
+NETWORK_DEAL = False
+GUILD_DECK = "guilds"
+_AGE_DECK = {1: "age1", 2: "age2", 3: "age3"}
+
+
+def network_decks(n: int) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The decks a table deals (label, cards in setup order): the guild deck before the Age III
+    deck, whose guild cards are slots of it (the first n + 2 positions: the guilds in play)."""
+    slots = masked(GUILD_DECK, guild_count(n))
+    return (("age1", age_cards(1, n)), ("age2", age_cards(2, n)), (GUILD_DECK, GUILDS),
+            ("age3", age_cards(3, n) + slots))
+
+
+def in_reach(state: State, seat: int) -> tuple[str, ...]:
+    """The cards `seat` may name in its action now, in the order the rules take copies of one
+    card: its hand (a hand passed on is shown to its new owner; the passer knew it), Babylon's
+    kept card, and during its step Halikarnassos the discard pile, oldest first (§5.4, §8).
+
+    A seat's choice names a card id; over the network it is put back as the token of one of
+    these cards (the first of that face), never of a copy elsewhere that the seat once saw."""
+    if state.phase == HALIKARNASSOS and state.halikarnassos == seat:
+        return tuple(c for _, c in state.discard)
+    if state.babylon is not None and state.babylon.seat == seat:
+        return (state.babylon.card, *state.hands[seat])
+    return state.hands[seat]
+
+
+def _check_dealt_pick(state: State, seat: int, action: Any) -> None:
+    """A pick in the table's public state: the picked card is a token unless it is built (then
+    `needs` revealed it), and the other hand cards are tokens, so only the card picked is read."""
+    if type(action) is not Pick or not isinstance(action.card, str) or action.kind not in PICK_KINDS:
+        raise IllegalAction(f"seat {seat} must pick a card from hand (build, stage or discard)")
+    hand = (state.babylon.card,) if state.phase == BABYLON else state.hands[seat]
+    if action.card not in hand:
+        raise IllegalAction(f"seat {seat} cannot play {action.card}: it is not in your hand")
+    if not is_token(action.card):
+        if action not in _picks_of(state, seat, action.card):
+            raise IllegalAction(f"seat {seat} cannot {action}")
+        return
+    paid = (action.pay_left, action.pay_right)
+    if type(paid[0]) is int and type(paid[1]) is int:  # exact types, as Picks checks them
+        if action.kind == DISCARD and paid == (0, 0):
+            return
+        if action.kind == STAGE and paid in _context(state, seat).stage_offers():
+            return
+    raise IllegalAction(f"seat {seat} cannot {action}: a face-down card is only sold or tucked under a stage")
+
+
+def _picks_of(state: State, seat: int, card: str) -> Picks:
+    """The picks of one (face-up) card, in the seat's position."""
+    babylon = state.phase == BABYLON
+    free = not babylon and _free_build_ready(state.wonders[seat], state.sides[seat], state.stages[seat],
+                                             state.free_used[seat])
+    return Picks(_context(state, seat), (card,), free)
+
+
 # ---- options -----------------------------------------------------------------------------------
 def _check_wonders(value: Any, n: int) -> tuple[str, ...]:
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
@@ -489,6 +607,9 @@ def _check_deck(value: Any, n: int) -> tuple[tuple[str, ...] | None, ...]:
         if isinstance(cards, (str, bytes)) or not isinstance(cards, Sequence):
             raise InvalidOption(f"deck: Age {age} must be a list of card ids")
         expected = age_cards(age, n)
+        if is_masked(cards, HAND_SIZE * n):  # dealt by the table (_setup_dealt): faces unknown
+            out[age - 1] = tuple(cards)
+            continue
         if age == 3:
             guilds = [c for c in cards if c in GUILDS]
             if len(guilds) != guild_count(n) or len(set(guilds)) != len(guilds):
@@ -502,8 +623,15 @@ def _check_deck(value: Any, n: int) -> tuple[tuple[str, ...] | None, ...]:
 # ---- the steps ---------------------------------------------------------------------------------
 def _start_age(state: State, age: int) -> State:
     n = state.n_players
+    stacked = state.stacked[age - 1]
+    if stacked is not None and any(map(is_token, stacked)):
+        # dealt by the table, face down: nobody may sort what nobody has seen (a hand is put
+        # in rank order where its faces are written in, see state.py)
+        hands = tuple(stacked[HAND_SIZE * s: HAND_SIZE * (s + 1)] for s in range(n))
+        return _evolve(state, age=age, turn=1, phase=PICK, hands=hands, free_used=(False,) * n,
+                       moves=state.moves if age > 1 else ())
     cards = age_cards(age, n) + (state.guilds if age == 3 else ())
-    deck, rng = shuffle_or_stack(cards, state.rng, state.stacked[age - 1], f"Age {age} deck")
+    deck, rng = shuffle_or_stack(cards, state.rng, stacked, f"Age {age} deck")
     hands = tuple(
         tuple(sorted(deck[HAND_SIZE * s: HAND_SIZE * (s + 1)], key=CARD_RANK.__getitem__)) for s in range(n)
     )

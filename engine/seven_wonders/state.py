@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..core import Rng, plain
+from .cards import CARD_RANK, GUILDS, MAX_PLAYERS, MIN_PLAYERS, guild_count
 
 PICK = "pick"
 BABYLON = "babylon"  # BABYLON_LAST: Babylon B plays its kept 6th-turn card
@@ -104,7 +105,7 @@ class State:
     age: int
     turn: int
     phase: str
-    hands: tuple[tuple[str, ...], ...]  # sorted ids
+    hands: tuple[tuple[str, ...], ...]  # sorted ids (dealt face down: tokens in deal order)
     cities: tuple[tuple[str, ...], ...]  # built structures, in build order
     stages: tuple[int, ...]
     tucked: tuple[tuple[str, ...], ...]  # cards under each board, in stage order
@@ -112,13 +113,55 @@ class State:
     tokens: tuple[tuple[int, ...], ...]  # conflict tokens per seat
     discard: tuple[tuple[int, str], ...]  # (seat who discarded, card), oldest first
     free_used: tuple[bool, ...]  # Olympia A's free build used this Age
-    guilds: tuple[str, ...]  # guilds in play (secret until Age III is dealt)
+    guilds: tuple[str, ...]  # guilds in play (secret until Age III is dealt); dealt: the guild deck
     stacked: tuple[tuple[str, ...] | None, ...]  # option deck for Ages I, II, III
     babylon: BabylonTurn | None
     halikarnassos: int  # seat to build from the discard pile after this turn, or -1
     moves: tuple[Move, ...]  # this turn's revealed plays
     rng: Rng
     conflicts: tuple[Conflict, ...]  # one per Age played, oldest first
+
+
+def _in_rank_order(state: State) -> None:
+    """A state built from plain data (`State(...)`, a decode, a card face written in over a
+    token) keeps every hand whose faces are all known in rank order, as the rules keep it.
+
+    Over the network a hand is dealt as tokens in deck order (nobody may sort cards they cannot
+    see); once its faces are written in (the owner's knowledge, the dealer's truth) it is the
+    sorted hand of the plain game. Likewise the guild deck written in whole (only the dealer
+    knows the guilds left in the box) is the plain game's guilds in play, in rank order. A
+    plain state is already in this form: nothing changes.
+    """
+    hands = state.hands
+    if not all(map(_kept_as_is, hands)):
+        fixed = tuple(h if _kept_as_is(h) else tuple(sorted(h, key=CARD_RANK.__getitem__)) for h in hands)
+        object.__setattr__(state, "hands", fixed)
+    guilds = state.guilds
+    if (len(guilds) == len(GUILDS) and MIN_PLAYERS <= state.n_players <= MAX_PLAYERS
+            and all(g in CARD_RANK for g in guilds)):
+        kept = tuple(sorted(guilds[: guild_count(state.n_players)], key=CARD_RANK.__getitem__))
+        object.__setattr__(state, "guilds", kept)
+
+
+def _kept_as_is(hand: tuple[str, ...]) -> bool:
+    """True for a hand in rank order, and for one holding a token or anything but a card id
+    (a token keeps its place: nobody knows its face)."""
+    ranks = [CARD_RANK.get(c) for c in hand]
+    return None in ranks or ranks == sorted(ranks)
+
+
+def _init_in_rank_order(init):
+    def __init__(self: State, *args, **kwargs) -> None:
+        init(self, *args, **kwargs)
+        _in_rank_order(self)
+
+    __init__.__doc__ = init.__doc__
+    return __init__
+
+
+# Not a __post_init__: `fast_maker` (every transition) builds a State without calling it, and
+# refuses a class that has one; transitions keep hands as the rules make them anyway.
+State.__init__ = _init_in_rank_order(State.__init__)  # type: ignore[method-assign]
 
 
 # ---- view ------------------------------------------------------------------------------------
