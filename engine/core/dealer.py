@@ -113,8 +113,7 @@ class HiddenPlay:
 
     def public_action(self, seat: Seat, action: Action) -> Action:
         """`action` as the table sees it: the seat's unseen faces put back as tokens."""
-        private = {t: f for t, f in self.known[seat].items() if t not in self.shown}
-        return mask(action, private)
+        return mask(action, private_in_reach(self.game, self.public, seat, self.known[seat], self.shown))
 
     # ---- the table's step -------------------------------------------------------------
     def apply(self, actions: Mapping[Seat, Action]) -> None:
@@ -132,6 +131,16 @@ class HiddenPlay:
     def truth(self) -> State:
         """The public state with every face written in."""
         return reveal(self.public, self.faces)
+
+
+def private_in_reach(game: Game, public: State, seat: Seat, known: Mapping[str, Any],
+                     shown: Mapping[str, Any]) -> dict[str, Any]:
+    """The faces `seat` alone knows that its choice may name, in the order copies are taken."""
+    private = {t: f for t, f in sorted(known.items()) if t not in shown}
+    reach = game.in_reach(public, seat)
+    if reach is None:
+        return private
+    return {t: private[t] for t in reach if t in private}
 
 
 def play_hidden(

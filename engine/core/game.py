@@ -360,6 +360,12 @@ class Game:
         included: the table reveals each token here to that seat (or to everyone)."""
         return frozenset()
 
+    def in_reach(self, state: State, seat: Seat) -> tuple[Any, ...] | None:
+        """The tokens `seat`'s choice may name now (its hand, say), in the order the rules take
+        copies of one card; None: every card the seat was shown and the table was not. A
+        choice names faces; it goes back to the table's form (`hidden.mask`) with these."""
+        return None
+
     def needs(self, state: State, actions: Mapping[Seat, Action]) -> frozenset[str]:
         """Tokens whose faces the rules read to apply `actions` (the top card a draw turns
         over, say): the table shows them to everyone before the step. `actions` may be the

@@ -92,14 +92,14 @@ def reveal(value: T, faces: Mapping[str, Any]) -> T:
 def mask(value: T, faces: Mapping[str, Any]) -> T:
     """`value` (an action) with faces this seat knows privately put back as their tokens.
 
-    `faces` maps token -> face for the cards the seat holds unseen by the table. A face that
-    occurs more than once in `value` takes a different token each time (two copies of one card
-    are two positions); tokens are used in sorted order, so every peer masks alike.
+    `faces` maps token -> face for the cards the seat holds unseen by the table, in the order
+    copies are taken (`Game.in_reach`, else sorted): a face that occurs more than once in
+    `value` takes a different token each time (two copies of one card are two positions).
     """
     if not faces:
         return value
     free: dict[str, list[str]] = {}
-    for t in sorted(faces):  # faces are card ids: strings
+    for t in faces:  # faces are card ids: strings
         free.setdefault(faces[t], []).append(t)
 
     def hide(text: str) -> str:

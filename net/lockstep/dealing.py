@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.core.dealer import private_in_reach
 from engine.core.hidden import is_token, mask, parse_token, reveal, token, tokens_in
 from engine.core.plain import plain
 
@@ -113,9 +114,6 @@ class Dealing:
         if seat is None or seat != self.ctx.my_seat or not self.mine:
             return state
         return reveal(state, self.mine)
-
-    def private_faces(self) -> dict[str, Any]:
-        return {t: f for t, f in self.mine.items() if t not in self.shown}
 
     # ---- the deal ----------------------------------------------------------------------
     def begin(self, decks: Iterable[tuple[str, tuple[Any, ...]]]) -> list[Output]:
@@ -365,7 +363,7 @@ class Dealing:
     def shown_action(self, state: Any, seat: int, action: Any) -> Shown:
         """Our seat's choice as the table applies it: private faces back to tokens, and the
         proof of each of those the step reads."""
-        public = mask(action, self.private_faces())
+        public = mask(action, private_in_reach(self.ctx.game, state, seat, self.mine, self.shown))
         needed = {t for t in self.ctx.game.needs(state, {seat: public}) if t in self.mine}
         proof = []
         for t in sorted(needed):
