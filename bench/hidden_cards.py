@@ -11,9 +11,9 @@ in the same run:
   money    a whole 4-player Money! bot game, wall time, dealt by the protocol vs the same game
            dealt from the seed (the protocol switched off in this process), alternated.
            Target: <= 2x.
-  draw     Ten, 3 players: latency from a seat's choice to the step being applied at that
-           peer, for draws (a public reveal: every seat publishes its key for the top card)
-           vs the other sequential steps of the same games. Target: <= 3x.
+  draw     Ten, 3 players: step latency at every peer (from the step becoming current to its
+           being applied), for draws (a public reveal: every seat publishes its key for the
+           top card) vs the other sequential steps of the same games. Target: <= 3x.
   reveal   CPU per private reveal of one card at the receiver (open a box, check the keys
            against their commitments, unmask), from bench/deck_protocol.py's measure.
 
@@ -111,15 +111,16 @@ def without_protocol(game_id: str):
 
 
 def draw_latencies(peers: list) -> tuple[list[float], list[float]]:
-    """(draw steps, other sequential steps): ms from a seat's choice to the step applied."""
+    """(draw steps, other sequential steps): ms at every peer from the step becoming current
+    (the previous one applied) to its being applied; bots answer at once."""
     draws, others = [], []
     log = peers[0].lockstep.game_log
     for p in peers:
-        for step, (chose, applied) in p.metrics.choices.items():
-            if step >= len(log.steps) or len(log.steps[step]) != 1:
+        for step, (mode, seconds) in enumerate(p.metrics.step_kinds):
+            if mode != "act" or step >= len(log.steps):
                 continue
             (_, action), = log.steps[step]
-            (draws if type(action).__name__ == "Draw" else others).append((applied - chose) * 1000)
+            (draws if type(action).__name__ == "Draw" else others).append(seconds * 1000)
     return draws, others
 
 

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from engine.core import Game
 from engine.core.dealer import private_in_reach
 from engine.core.hidden import is_token, mask, parse_token, reveal, token, tokens_in
 from engine.core.plain import plain
@@ -93,6 +94,9 @@ class Dealing:
         self.verdict: str | None = None  # "verified" or who cheated, once the audit is done
         self.accused: tuple[int, ...] = ()
         self.learnt: list[tuple[int, str]] = []  # (step, token): when this peer learnt a face
+        self._known: tuple[Any, int, Any] | None = None  # (public state, faces, our state)
+        # only a game whose rules shuffle during the game holds tokens of decks not yet dealt
+        self.reshuffles = type(ctx.game).deck_cards is not Game.deck_cards
 
     # ---- facts -------------------------------------------------------------------------
     def busy(self) -> bool:
@@ -110,10 +114,18 @@ class Dealing:
         return frozenset()
 
     def known(self, state: Any, seat: int | None) -> Any:
-        """`state` as `seat` knows it on this machine (our seat: with the faces shown to us)."""
+        """`state` as `seat` knows it on this machine (our seat: with the faces shown to us).
+
+        Kept for the last state asked: a view and the legal actions ask for the same one, and
+        writing faces in rebuilds the whole state."""
         if seat is None or seat != self.ctx.my_seat or not self.mine:
             return state
-        return reveal(state, self.mine)
+        cached = self._known
+        if cached is not None and cached[0] is state and cached[1] == len(self.mine):
+            return cached[2]
+        mine = reveal(state, self.mine)
+        self._known = (state, len(self.mine), mine)
+        return mine
 
     # ---- the deal ----------------------------------------------------------------------
     def begin(self, decks: Iterable[tuple[str, tuple[Any, ...]]]) -> list[Output]:
@@ -217,7 +229,7 @@ class Dealing:
     # ---- what a change of the state shows ------------------------------------------------
     def after_change(self, state: Any) -> list[Output]:
         """Deal a deck the rules just shuffled, else start the show the new state needs."""
-        new = sorted({parse_token(t)[0] for t in tokens_in(state)} - set(self.tables))
+        new = sorted({parse_token(t)[0] for t in tokens_in(state)} - set(self.tables)) if self.reshuffles else ()
         if new:
             decks = []
             for label in new:
