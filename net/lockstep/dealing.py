@@ -299,11 +299,19 @@ class Dealing:
             return self._convict(env, cheat)
         for t, key in keys.items():
             r.keys.setdefault(t, {})[env.seat] = key
+        out: list[Output] = []
         for label, sender_body in received:
-            self.seats[label].receive_keys(self.tables[label], env.seat, sender_body, self._box_key())
+            try:
+                self.seats[label].receive_keys(self.tables[label], env.seat, sender_body, self._box_key())
+            except DeckError as exc:  # only we can open the box: our word, which nobody can check
+                names = self.ctx.display_names()
+                who = names[env.seat] if env.seat < len(names) else f"seat {env.seat}"
+                return out + self.ctx.freeze(
+                    f"{who} sent keys for this seat's cards that do not open ({exc}): this terminal "
+                    "cannot see its cards, so it stops here; the others can vote to end the game")
         r.got[env.seat] = env
         self.ctx.accept(self.ctx.step, env)
-        out: list[Output] = [Keep(env.raw)]
+        out.append(Keep(env.raw))
         if set(r.got) < r.senders:
             return out + self.ctx.waiting()
         return out + self._finish(r)

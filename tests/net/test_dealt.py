@@ -291,3 +291,64 @@ async def test_a_peer_killed_in_the_middle_of_the_deal_resumes_from_its_disk(tmp
     assert {p.lockstep.hash for p in peers} == {peers[0].lockstep.hash}
     assert {p.lockstep.deal_verdict for p in peers} == {"verified"}
     await _stop(peers)
+
+
+async def test_deck_messages_from_a_key_without_a_seat_cost_nothing_and_change_nothing() -> None:
+    """A stranger on the broker sends passes and keys for the deal: dropped with a reason
+    before anything acts on them; the game ends verified all the same."""
+    from net.topics import Topics
+
+    from .helpers import forge
+
+    game = get_game("ten")
+    broker, transports, peers = await memory_table(3, game=game)
+    stranger = Identity.generate()
+    t = MemoryTransport(broker)
+    await t.start()
+    ls = peers[0].lockstep
+    topic = Topics(ls.gid).log
+    fake = group.card_point(ls.gid, "deck", 0, "x")
+    bodies = {"deck_shuffle": {"decks": ["deck"], "cards": [[fake]]},
+              "deck_show": {"open": [["deck", 0, bytes(32)]], "boxes": []},
+              "deck_open": {"open": [["deck", 0, bytes(32)]]},
+              "deck_audit": {"decks": [], "secrets": []}}
+    for seat in (0, 1, 5):
+        for kind, body in bodies.items():
+            t.publish_now(topic, forge(stranger, ls.gid, kind, body, seat=seat, step=ls.step,
+                                       state_hash=ls.hash, prev_hash=ls.chain))
+    await finish(peers, "random", timeout=60)
+    await until(lambda: all(p.lockstep.deal_verdict for p in peers), timeout=20)
+    assert {p.lockstep.deal_verdict for p in peers} == {"verified"}
+    assert not any(p.lockstep.proofs.proven for p in peers)  # nobody blamed for a stranger
+    assert any("bound to another key" in d or "does not exist" in d for d in peers[0].dropped)
+    await _stop(peers)
+
+
+async def test_keys_that_do_not_open_stop_only_their_receiver_with_a_clear_reason(monkeypatch) -> None:
+    """A box of keys for another seat's hand that does not open: only its receiver can tell;
+    it stops with a line naming the sender (no traceback), and the others can vote."""
+
+    class BadBoxes(DeckSeat):
+        def send_keys(self, positions, to, to_public):
+            body = super().send_keys(positions, to, to_public)
+            return {**body, "box": body["box"][:-1] + bytes([body["box"][-1] ^ 1])}
+
+    create = DeckSeat.create
+
+    class Factory:
+        @staticmethod
+        def create(spec, seat, entropy):
+            if seat != 1:
+                return create(spec, seat, entropy)
+            return BadBoxes(spec, seat, DeckSecrets.derive(spec, seat, entropy))
+
+    monkeypatch.setattr(dealing_module, "DeckSeat", Factory)
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(3)]
+    for t in transports:
+        await t.start()
+    peers = await table_of(3, transports, game=get_game("money"))
+    await until(lambda: peers[0].lockstep.frozen and peers[2].lockstep.frozen, timeout=20)
+    for p in (peers[0], peers[2]):
+        assert "P1 sent keys for this seat's cards that do not open" in p.lockstep.frozen
+    await _stop(peers)
