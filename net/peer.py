@@ -201,6 +201,8 @@ class Peer:
         while True:
             await asyncio.sleep(min(0.5, self.stall_after / 2))
             ls = self.lockstep
+            if ls.phase == "over" and ls.dealt and not ls.deal_verdict:
+                self._run(ls.audit_overdue())  # a seat that never sends its audit is named for it
             if not self.transport.connected.is_set() or ls.refused:
                 continue
             unseated = ls.phase == "lobby" and ls.hello_sent and ls.my_seat is None

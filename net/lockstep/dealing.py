@@ -91,6 +91,7 @@ class Dealing:
         self.granted: dict[int, set[str]] = {}  # seat -> tokens shown to it alone
         self.reveal: Reveal | None = None
         self.audits: dict[int, Envelope] = {}
+        self.audit_since: float | None = None  # when the audit began here (its deadline)
         self.verdict: str | None = None  # "verified" or who cheated, once the audit is done
         self.accused: tuple[int, ...] = ()
         self.learnt: list[tuple[int, str]] = []  # (step, token): when this peer learnt a face
@@ -424,6 +425,8 @@ class Dealing:
     # ---- the audit ---------------------------------------------------------------------
     def begin_audit(self) -> list[Output]:
         ctx = self.ctx
+        if self.audit_since is None:
+            self.audit_since = ctx.clock()
         seat = ctx.my_seat
         if not self.on or seat is None or seat in self.audits or ctx.replaying:
             return self._verdict()
@@ -441,9 +444,17 @@ class Dealing:
         self.ctx.accept(self.ctx.step, env)
         return [Keep(env.raw)] + self._verdict()
 
-    def _verdict(self) -> list[Output]:
+    def audit_overdue(self, seconds: float) -> list[Output]:
+        """The audit has waited `seconds` for some seat: judge with what came (a seat that
+        published no audit is named for it; the game's result stands)."""
+        if (not self.on or self.verdict is not None or self.audit_since is None
+                or self.ctx.clock() - self.audit_since < seconds):
+            return []
+        return self._verdict(final=True)
+
+    def _verdict(self, final: bool = False) -> list[Output]:
         n = len(self.ctx.keys)
-        if self.verdict is not None or len(self.audits) < n:
+        if self.verdict is not None or len(self.audits) < n and not final:
             return []
         accused: dict[int, str] = {}
         orders: dict[str, tuple[int, ...]] = {}
@@ -457,14 +468,17 @@ class Dealing:
             if result.order is not None:
                 orders[label] = result.order
             for accusation in result.accused:
-                accused.setdefault(accusation.seat, f"deck {label}: {accusation.reason}")
+                if accusation.code == "no_audit":
+                    accused.setdefault(accusation.seat, "published no audit: the deal is not verified")
+                else:
+                    accused.setdefault(accusation.seat, f"cheated (deck {label}: {accusation.reason})")
         self.accused = tuple(sorted(accused))
         if not accused:
             self.steps.complete_log({label: tuple(t.card(slot) for slot in orders[label])
                                      for label, t in self.tables.items()})
         names = self.ctx.display_names()
         self.verdict = "verified" if not accused else "; ".join(
-            f"{names[s] if s < len(names) else f'seat {s}'} cheated ({why})" for s, why in sorted(accused.items()))
+            f"{names[s] if s < len(names) else f'seat {s}'} {why}" for s, why in sorted(accused.items()))
         return [Note("audit", f"the deal is {self.verdict}" if not accused else self.verdict,
                      {"verified": not accused, "accused": list(self.accused)})]
 

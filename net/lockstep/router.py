@@ -260,6 +260,10 @@ class Lockstep:
         """"verified", who cheated, or None (not dealt, or the audit is not complete)."""
         return self.steps.dealing.verdict
 
+    def audit_overdue(self) -> list[Output]:
+        """Past the `reveal` deadline the end audit judges without the audits still missing."""
+        return self.steps.dealing.audit_overdue(self.deadlines.seconds("reveal"))
+
     def accused(self) -> tuple[int, ...]:
         """Seats named by the end audit or convicted at once by a deck message they signed."""
         deck = {s for s, (what, _) in self.proofs.proven.items() if what == "deck"}

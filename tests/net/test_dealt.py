@@ -352,3 +352,31 @@ async def test_keys_that_do_not_open_stop_only_their_receiver_with_a_clear_reaso
     for p in (peers[0], peers[2]):
         assert "P1 sent keys for this seat's cards that do not open" in p.lockstep.frozen
     await _stop(peers)
+
+
+async def test_a_seat_that_sends_no_audit_is_named_for_it_after_the_deadline() -> None:
+    """The end audit waits `reveal` seconds for every seat's secrets, then judges without the
+    missing ones: that seat is named as having sent no audit (not as a cheat)."""
+    offset = [0.0]
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(3)]
+    for t in transports:
+        await t.start()
+    publish = transports[1].publish_now
+
+    def no_audit(topic, payload, qos=1, retain=False):
+        return True if b"deck_audit" in payload else publish(topic, payload, qos, retain)
+
+    transports[1].publish_now = no_audit  # type: ignore[method-assign]
+    peers = await table_of(3, transports, game=get_game("ten"), bot="random")
+    for p in peers:
+        p.lockstep.ctx.clock = lambda: time.time() + offset[0]
+    await until(lambda: all(p.lockstep.phase == "over" for p in peers), timeout=60)
+    honest = [peers[0], peers[2]]
+    assert not any(p.lockstep.deal_verdict for p in honest)  # still waiting for seat 1
+    offset[0] += 10_000
+    await until(lambda: all(p.lockstep.deal_verdict for p in honest), timeout=10)
+    for p in honest:
+        assert p.lockstep.deal_verdict == "P1 published no audit: the deal is not verified"
+        assert p.lockstep.accused() == (1,)
+    await _stop(peers)
