@@ -131,3 +131,31 @@ def hidden_part(counts: Sequence[int]) -> tuple[int, ...]:
 
 def canonical_key(card: str) -> int:
     return IDX[card]
+
+
+# ---- one id per physical card (a game dealt over the network, engine/sheriff/dealt.py) ----
+CARD_SEP = "#"
+
+
+@cache
+def card_deck(n_players: int, royal: bool) -> tuple[str, ...]:
+    """`setup_deck` with each physical card named apart, `good#k`: the cards the network deals.
+
+    A dealt card is a token until someone may see it, and a seat's choice names the cards it
+    holds; with one id per good, two apples of one seat (one in hand, one on the stand) could
+    not be told apart when its choice is turned back into tokens, and a declared or claimed
+    good would be taken for a card."""
+    return tuple(f"{g}{CARD_SEP}{k}" for g, n in zip(GOODS, deck_counts(n_players, royal), strict=True)
+                 for k in range(n))
+
+
+CARD_GOOD: dict[str, int] = {
+    card: IDX[card.partition(CARD_SEP)[0]]
+    for n in PLAYER_COUNTS for royal in (True, False) for card in card_deck(n, royal)
+}
+"""Card id -> index of its good (every card id of every player count)."""
+
+CARD_RANK: dict[str, tuple[int, int]] = {
+    card: (i, int(card.partition(CARD_SEP)[2])) for card, i in CARD_GOOD.items()
+}
+"""Card id -> (good index, copy): the canonical order of cards in a view."""

@@ -15,9 +15,11 @@ from typing import Any
 
 from ..core import HIDDEN, Game, IllegalAction, InvalidOption, OptionSpec, Result, Rng
 from ..core.deck import draw, shuffle_or_stack
+from ..core.hidden import is_token
 from .cards import (
     ASIDE_MAX,
     BAG_MAX,
+    CARD_GOOD,
     EXCHANGES,
     GOODS,
     HAND_SIZE,
@@ -33,6 +35,7 @@ from .cards import (
     VALUE,
     ZERO,
     add,
+    card_deck,
     counts_of,
     covers,
     goods_in_game,
@@ -140,24 +143,29 @@ def setup_state(n: int, seed: bytes, royal: bool, first: int | None, stacked: An
         not isinstance(stacked, (list, tuple)) or not all(isinstance(c, str) for c in stacked)
     ):
         raise InvalidOption("deck must be a list of good ids (first element = top card)")
+    # a deck naming each physical card (the network's deal, engine/sheriff/dealt.py) makes a
+    # dealt game: its zones hold cards, not counts of goods
+    dealt = bool(stacked) and (is_token(stacked[0]) or stacked[0] in CARD_GOOD)
     rng = Rng(seed)
-    deck, rng = shuffle_or_stack(setup_deck(n, royal), rng, stacked, "deck")
+    cards = card_deck(n, royal) if dealt else setup_deck(n, royal)
+    deck, rng = shuffle_or_stack(cards, rng, stacked, "deck")
     if first is None:
         first, rng = rng.below(n)
     hands = []
     for _ in range(n):
         cards, deck = draw(deck, HAND_SIZE)
-        hands.append(counts_of(cards))
+        hands.append(tuple(cards) if dealt else counts_of(cards))
     pile1, deck = draw(deck, PILE_START)
     pile2, deck = draw(deck, PILE_START)
+    zones = _dealt.dealt_zones(n) if dealt else dict(
+        hand_known=(ZERO,) * n, aside=ZERO, bags=(ZERO,) * n, stands=(ZERO,) * n,
+        stand_known=(ZERO,) * n, confiscated=ZERO)
     return State(
         n_players=n, royal=royal, rng=rng, phase=MARKET, step=ASIDE, round=0, sheriff=first,
-        turn=(first + 1) % n, gold=(STARTING_GOLD,) * n, hands=tuple(hands),
-        hand_known=(ZERO,) * n, aside=ZERO, drew_deck=False, bags=(ZERO,) * n,
-        declared=("",) * n, stands=(ZERO,) * n, stand_known=(ZERO,) * n, draw_pile=deck,
-        piles=(pile1, pile2), pending=(), conditions=(), merchant=-1, exchange=0, offer=None,
-        talk=(), confiscated=ZERO, debt=None, outcomes=("",) * n, revealed=((),) * n,
-        sealed=(0,) * n, held="",
+        turn=(first + 1) % n, gold=(STARTING_GOLD,) * n, hands=tuple(hands), drew_deck=False,
+        declared=("",) * n, draw_pile=deck, piles=(pile1, pile2), pending=(), conditions=(),
+        merchant=-1, exchange=0, offer=None, talk=(), debt=None, outcomes=("",) * n,
+        revealed=((),) * n, sealed=(0,) * n, held="", **zones,
     )
 
 
@@ -507,6 +515,8 @@ _APPLY = {
 
 def _one_step(s: State, seat: int, a: Any) -> State:
     """The state after `seat`'s validated action in a step where it acts alone (not LOAD)."""
+    if len(s.aside) != NG:  # a dealt game (cards, not counts): engine/sheriff/dealt.py
+        return _dealt.next_state(s, {seat: a})
     d = draft(s)
     _APPLY[type(a)](d, a)
     return build(d)
@@ -514,6 +524,8 @@ def _one_step(s: State, seat: int, a: Any) -> State:
 
 def next_state(s: State, actions: Mapping[int, Any]) -> State:
     """The state after one (validated) step: transitions edit a draft, built once at the end."""
+    if len(s.aside) != NG:  # a dealt game
+        return _dealt.next_state(s, actions)
     d = draft(s)
     if s.phase == LOAD:
         _load(d, actions)
@@ -790,6 +802,9 @@ _CHECKS = {  # validation by step (load and declare have no sub-step: their phas
 
 
 def _check_step(s: State, seat: int, a: Any) -> None:
+    if len(s.aside) != NG:  # a dealt game
+        _dealt.check_step(s, seat, a)
+        return
     _CHECKS[s.step or s.phase](s, seat, a)
 
 
@@ -890,6 +905,8 @@ class Sheriff(Game):
         return _ONLY[state.turn]  # turn -1 (game over): nobody
 
     def _legal_actions(self, s: State, seat: int) -> Any:
+        if len(s.aside) != NG:  # a dealt game
+            return _dealt.legal_actions(self, s, seat)
         # load and declare have no sub-step; every other step name is unique to its phase
         return self._legal_by_step[s.step or s.phase](self, s, seat)
 
@@ -965,7 +982,9 @@ class Sheriff(Game):
 
     # ---- sealed bags over the network (Game's sealed-step hooks) ---------------------------
     def sealed(self, state: State) -> bool:
-        return state.phase == LOAD
+        # a dealt game's bag is sealed by its tokens (the plain game over today's network
+        # seals the load step instead)
+        return state.phase == LOAD and len(state.aside) == NG
 
     def seal(self, state: State, seat: int, action: Any) -> Any:
         return SealedLoad(len(action.cards)) if isinstance(action, Load) else action
@@ -988,14 +1007,34 @@ class Sheriff(Game):
 
     # ---- views and results ---------------------------------------------------------------
     def _view(self, state: State, seat: int | None) -> View:
+        if len(state.aside) != NG:  # a dealt game
+            return _dealt.make_view(state, seat)
         return make_view(state, seat)
 
     def _result(self, state: State) -> Result:
+        if len(state.aside) != NG:  # a dealt game
+            return _dealt.result(state)
         return final_result(state.gold, state.stands)
 
     def events(self, before: State, actions: Mapping[int, Any], after: State) -> tuple:
         """Public events: bags unnamed until an inspection opens them (events.py)."""
+        if len(before.aside) != NG:  # a dealt game: each action described (public form)
+            return super().events(before, actions, after)
         return sheriff_events(before, actions, after)
+
+    # ---- hidden cards over the network (engine/sheriff/dealt.py) -------------------------
+    def decks(self, n_players: int, options: Mapping[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+        royal = self.check_options(options)["royal_goods"]  # the dealer passes them unchecked
+        return (("deck", card_deck(n_players, royal)),)
+
+    def deck_cards(self, state: State, label: str) -> tuple[str, ...] | None:
+        return _dealt.deck_cards(state, label)
+
+    def seen(self, state: State, seat: int | None) -> frozenset[str]:
+        return _dealt.seen(state, seat) if len(state.aside) != NG else frozenset()
+
+    def needs(self, state: State, actions: Mapping[int, Any]) -> frozenset[str]:
+        return _dealt.needs(state, actions) if len(state.aside) != NG else frozenset()
 
     def describe(self, action: Any) -> str:
         return str(action)
@@ -1109,3 +1148,5 @@ Sheriff._checks = {kind: _check_step for kind in (*_APPLY, Load, SealedLoad)}
 Sheriff._steps = {kind: _one_step for kind in _APPLY}
 
 GAME = Sheriff()
+
+from . import dealt as _dealt  # noqa: E402  (last: it builds on the helpers above)

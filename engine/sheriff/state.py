@@ -19,6 +19,7 @@ MARKET, LOAD, DECLARE, INSPECT, OVER = "market", "load", "declare", "inspect", "
 ASIDE, DRAW, DISCARD = "set_aside", "draw", "discard"
 CHOOSE, OFFER, ANSWER, CONFISCATE, PAY = "choose", "offer", "answer", "confiscate", "pay"
 OPEN = "open"  # network play only: a sealed bag is opened before the Sheriff's decision applies
+UNPACK = "unpack"  # a dealt game only: the merchant turns a passed bag's legal goods face up
 
 PROMISE_MAX = 200
 """Longest free text (promise or demand) an action may carry, in characters."""
@@ -97,6 +98,24 @@ class OpenBag:
 
     def __str__(self) -> str:
         return f"open the bag ({len(self.cards)} card(s))"
+
+
+@plain("sheriff.Unpack")
+@dataclass(frozen=True, slots=True)
+class Unpack:
+    """A dealt game (engine/sheriff/dealt.py): the merchant empties a bag the Sheriff let
+    through or dealt for. `delivered`: the claimed goods really in the bag, handed to the
+    Sheriff; `face_up`: the legal goods of the rest, turned face up on the stand. Only the
+    merchant knows which of its face-down cards these are, so it names them."""
+
+    delivered: tuple[str, ...] = ()
+    face_up: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        parts = [f"hand over {', '.join(self.delivered)}"] if self.delivered else []
+        if self.face_up:
+            parts.append(f"show {', '.join(self.face_up)}")
+        return "unpack the bag" + (": " + "; ".join(parts) if parts else "")
 
 
 @plain("sheriff.Declare")
