@@ -1,0 +1,211 @@
+"""Sheriff on partial knowledge (engine/sheriff/dealt.py): who sees which card, and when.
+
+A trusted dealer (engine/core/dealer.py) deals the deck as tokens and shows a face only where
+the rules say: `public` is what the table agrees on, `known[seat]` what a seat was shown alone,
+`shown` what the whole table saw.
+"""
+
+from __future__ import annotations
+
+from engine.bots.registry import make_bot
+from engine.core import Stream
+from engine.core.dealer import HiddenPlay, PlainShadow, play_hidden
+from engine.core.hidden import is_token, parse_token, tokens_in
+from engine.sheriff import GAME
+from engine.sheriff.cards import CARD_GOOD, IS_LEGAL, NG, card_deck
+from engine.sheriff.dealt import REBUILT
+from engine.sheriff.state import (
+    ANSWER,
+    CHOOSE,
+    DECLARE,
+    LOAD,
+    OFFER,
+    OVER,
+    UNPACK,
+    Choose,
+    Declare,
+    Inspect,
+    Load,
+    NoOffer,
+    Pass,
+    SetAside,
+    Unpack,
+)
+
+
+def _legal(card: str) -> bool:
+    return IS_LEGAL[CARD_GOOD[card]]
+
+
+def _token_of(play: HiddenPlay, seat: int, card: str) -> str:
+    return next(t for t, face in play.known[seat].items() if face == card)
+
+
+def _start(n: int = 3) -> HiddenPlay:
+    """A 3-player game whose seat 1 holds a legal good and a contraband (first Sheriff: 0)."""
+    for k in range(50):
+        play = HiddenPlay.start(GAME, n, b"hidden-%d" % k, {"first_sheriff": 0})
+        hand = play.mine(1).hands[1]
+        if any(map(_legal, hand)) and not all(map(_legal, hand)):
+            return play
+    raise AssertionError("no deal with both kinds of goods")
+
+
+def test_hands_are_dealt_face_down_each_shown_to_its_owner_and_the_piles_to_all() -> None:
+    play = _start()
+    public = play.public
+    assert all(is_token(c) for hand in public.hands for c in hand)
+    for seat in range(3):
+        assert set(play.known[seat]) == set(public.hands[seat])  # its own hand, nothing more
+    assert sorted(play.shown.values()) == sorted(public.piles[0] + public.piles[1])  # face up
+    assert not any(is_token(c) for pile in public.piles for c in pile)
+    # the faces written in give the plain game dealt alike: zones of cards, not of counts
+    stacked = GAME.dealt_options(3, {"deck": play.order("deck")})
+    assert play.truth() == GAME.setup(3, play.seed, {"first_sheriff": 0, **stacked})
+
+
+def test_a_draw_from_the_deck_goes_to_the_drawer_only_a_discard_to_everyone() -> None:
+    play = _start()
+    card = play.mine(1).hands[1][0]
+    play.apply({1: SetAside((card,))})
+    aside = play.public.aside
+    assert all(map(is_token, aside)) and not set(aside) & set(play.shown)  # face down
+    top = play.public.draw_pile[0]
+    play.apply({1: next(a for a in GAME.legal_actions(play.public, 1) if type(a).__name__ == "DrawDeck")})
+    assert top in play.public.hands[1] and is_token(top)
+    assert top in play.known[1] and top not in play.shown
+    assert all(top not in play.known[s] for s in (0, 2))
+    play.apply({1: next(iter(play.legal_actions(1)))})  # the discard, face up
+    assert play.public.piles[0][-1] == card or play.public.piles[1][-1] == card
+    assert aside[0] in play.shown
+
+
+def test_a_card_taken_from_a_discard_pile_was_face_up_and_stays_identified() -> None:
+    play = _start()
+    play.apply({1: SetAside(play.mine(1).hands[1][:1])})
+    top = play.public.piles[0][-1]
+    play.apply({1: GAME.legal_actions(play.public, 1)[0]})  # DrawDiscard(1)
+    assert top in play.public.hands[1] and not is_token(top)
+    for seat in (0, 2):
+        assert top in play.view(seat).players[1].hand
+
+
+def _to_inspection(play: HiddenPlay) -> tuple[str, str]:
+    """Seats 1 and 2 keep their hands; seat 1 loads a legal good and a contraband, seat 2 one
+    card; both declare. Returns seat 1's two cards (faces)."""
+    play.apply({1: SetAside(())})
+    play.apply({2: SetAside(())})
+    assert play.public.phase == LOAD
+    hand = play.mine(1).hands[1]
+    legal = next(c for c in hand if _legal(c))
+    contraband = next(c for c in hand if not _legal(c))
+    play.apply({1: Load((legal, contraband)), 2: Load(play.mine(2).hands[2][:1])})
+    bag = play.public.bags[1]
+    assert len(bag) == 2 and all(map(is_token, bag))  # face down: tokens for the table
+    assert set(bag) <= set(play.known[1]) and not set(bag) & set(play.known[0])
+    assert play.public.phase == DECLARE
+    play.apply({1: Declare("apple")})
+    play.apply({2: Declare("cheese")})
+    assert play.public.declared[1:] == ("apple", "cheese")  # the declaration is public
+    return legal, contraband
+
+
+def test_a_bag_let_through_shows_its_legal_goods_and_keeps_contraband_face_down() -> None:
+    play = _start()
+    legal, contraband = _to_inspection(play)
+    t_legal, t_contraband = _token_of(play, 1, legal), _token_of(play, 1, contraband)
+    play.apply({0: Choose(1)})
+    play.apply({1: NoOffer()})
+    assert play.public.step == ANSWER
+    play.apply({0: Pass()})
+    assert play.public.step == UNPACK and GAME.active(play.public) == {1}
+    (unpack,) = play.legal_actions(1)
+    assert unpack == Unpack((), (legal,))  # only the merchant knows which cards are legal
+    play.apply({1: unpack})
+    assert t_legal in play.shown and legal in play.public.stands[1]
+    assert t_contraband in play.public.stands[1] and t_contraband not in play.shown
+    assert all(t_contraband not in play.known[s] for s in (0, 2))
+    assert play.view(0).players[1].stand_down == ("?",)
+    assert play.view(1).players[1].stand_down == (contraband,)
+
+
+def test_an_inspection_opens_the_bag_for_everyone() -> None:
+    play = _start()
+    _to_inspection(play)
+    play.apply({0: Choose(2)})
+    bag = play.public.bags[2]
+    assert play.public.step == OFFER
+    play.apply({2: NoOffer()})
+    assert GAME.needs(play.public, {0: Inspect()}) == frozenset(bag)
+    play.apply({0: Inspect()})
+    assert set(bag) <= set(play.shown)
+    assert play.public.revealed[2] == tuple(play.faces[t] for t in bag)
+    assert play.public.step in (CHOOSE, "confiscate", "pay")
+
+
+def _bots(play_seed: int, n: int) -> list:
+    root = Stream(play_seed.to_bytes(8, "big"))
+    return [make_bot(GAME, s, "random", root.fork(f"bot{s}")) for s in range(n)]
+
+
+def test_the_end_shows_every_stand_and_scores_it_as_the_plain_game() -> None:
+    bots = _bots(3, 3)
+    play = play_hidden(GAME, 3, b"end", lambda p, s: bots[s].choose(p.view(s), p.legal_actions(s)))
+    assert play.public.phase == OVER
+    assert not any(map(is_token, (c for stand in play.public.stands for c in stand)))
+    assert GAME.result(play.public) == GAME.result(play.truth())
+
+
+def test_a_rebuilt_draw_pile_is_a_deck_the_table_shuffles() -> None:
+    """§5.7 over the network: the discard piles' cards (face up) become tokens of a new deck;
+    the table deals it (`deck_cards`), shows the new piles to all and a draw to the drawer.
+
+    The plain game shuffles there with the game RNG, which the dealer's shuffle cannot match:
+    the shadow adopts the dealer's order at that step (every other check still holds)."""
+    n, seed = 5, 1
+    bots = _bots(seed, n)
+    history: list[dict] = []
+    shadow: list[PlainShadow] = []
+    rebuilt: list[tuple[str, tuple]] = []
+
+    def choose(play: HiddenPlay, seat: int):
+        action = bots[seat].choose(play.view(seat), play.legal_actions(seat))
+        if len(history) == play.steps:
+            history.append({})
+        history[play.steps][seat] = action
+        return action
+
+    def check(play: HiddenPlay) -> None:
+        if not shadow:
+            shadow.append(PlainShadow(play))
+        labels = sorted({parse_token(t)[0] for t in play.faces} - {"deck"})
+        if len(labels) > len(rebuilt):  # a rebuild this step: adopt the dealer's order
+            (label,) = labels[len(rebuilt):]
+            rebuilt.append((label, GAME.deck_cards(play.public, label)))
+            piles = play.public.piles
+            assert all(parse_token(t)[0] == label for t in tokens_in(piles)) or not tokens_in(piles)
+            assert {parse_token(t)[0] for t in play.shown} >= {label}  # the new piles: to all
+            while shadow[0].step < play.steps:
+                shadow[0].state = GAME.apply(shadow[0].state, history[shadow[0].step])
+                shadow[0].step += 1
+            shadow[0].state = play.truth()
+        shadow[0].check(play, history)
+
+    play = play_hidden(GAME, n, seed.to_bytes(8, "big"), choose, check=check, max_steps=3000)
+    assert play.public.phase == OVER and rebuilt
+    label, cards = rebuilt[0]
+    assert label.startswith(REBUILT) and sorted(cards) == sorted(play.order(label))
+    assert set(cards) <= set(card_deck(n, True))
+
+
+def test_plain_play_keeps_its_counts_and_sealed_bags() -> None:
+    plain = GAME.setup(3, b"plain", {"first_sheriff": 0})
+    assert len(plain.aside) == len(plain.hands[0]) == NG  # count vectors, as always
+    assert not GAME.seen(plain, None) and not GAME.needs(plain, {})
+    for seat in (1, 2):
+        plain = GAME.apply(plain, {seat: SetAside(())})
+    assert plain.phase == LOAD and GAME.sealed(plain)  # today's network play seals the load
+    dealt = HiddenPlay.start(GAME, 3, b"sealed", {"first_sheriff": 0})
+    for seat in (1, 2):
+        dealt.apply({seat: SetAside(())})
+    assert dealt.public.phase == LOAD and not GAME.sealed(dealt.public)  # tokens seal it
