@@ -13,7 +13,8 @@ DESCRIPTOR = GameDescriptor(
         OptionDoc("royal_goods", "Royal goods", "the 12 royal goods in the deck (off: the first-game setup)",
                   form=(True, False)),
         OptionDoc("first_sheriff", "First sheriff", "who is the first Sheriff", form=SEAT),
-        OptionDoc("deck", "Deck", "a stacked deck of good ids, top card first (tests and replays)"),
+        OptionDoc("deck", "Deck", "a stacked deck of good ids, top card first (tests and replays); "
+                  "card ids (good#k) stack a dealt game, as the network deals it"),
     ),
     bots={"heuristic": "engine.bots.sheriff:SheriffBot"},
     score_pad=scorepad.score_pad,

@@ -880,7 +880,8 @@ class Sheriff(Game):
         OptionSpec("royal_goods", True, (True, False),
                    "false = the first-game setup without the 12 royal goods"),
         OptionSpec("first_sheriff", None, None, "seat of the first Sheriff (null = drawn)"),
-        OptionSpec("deck", None, None, "stacked deck: good ids, top card first (tests, replays)"),
+        OptionSpec("deck", None, None, "stacked deck: good ids, top card first (tests, replays); "
+                   "card ids (good#k) stack a dealt game"),
     )
 
     # ---- setup ---------------------------------------------------------------------------

@@ -3,6 +3,12 @@
 State multisets are count vectors indexed like `cards.GOODS`; piles and the draw pile are
 tuples of good ids (a draw pile's first element is its top; a discard pile is stored bottom
 to top, so its last element is the top). Actions and views name cards by good id.
+
+A dealt game (the network's deal, engine/sheriff/dealt.py) names each physical card apart
+(`good#k`, or a token while nobody at this peer has seen it): its hands, bags, stands,
+set-aside and confiscated cards are tuples of cards, `hand_known` / `stand_known` list the
+identified cards, and its actions and views name cards by card id (claims and declarations
+stay good ids: they are words, not cards).
 """
 
 from __future__ import annotations
