@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from ..core import HIDDEN, ActionSpace, IllegalAction, Result, Stream
+from ..core import HIDDEN, ActionSpace, IllegalAction, InvalidOption, Result, Rng, Stream
 from ..core.deck import draw, shuffle_or_stack
 from ..core.hidden import is_token, masked
 from .cards import (
@@ -100,6 +100,7 @@ from .state import (
     PayGoods,
     SeatView,
     SetAside,
+    Shuffles,
     State,
     Unpack,
     View,
@@ -167,15 +168,50 @@ def _draw_deck(d: Draft) -> str | None:
         if len(piles[0]) + len(piles[1]) <= REBUILD_ABOVE:
             return None
         cards = piles[0] + piles[1]
+        label = REBUILT + ",".join(cards)
         if _on_tokens(d):  # the table shuffles them as a new deck: tokens until shown
-            rebuilt = masked(REBUILT + ",".join(cards), len(cards))
-        else:  # every face known (the plain game dealt alike): the game RNG, as plain play
-            rebuilt, d["rng"] = shuffle_or_stack(cards, d["rng"], None, "draw pile")
+            rebuilt = masked(label, len(cards))
+        else:  # every face known (the plain game dealt alike): the game RNG, or the stack
+            rebuilt, d["rng"] = _shuffle(d["rng"], label, cards)
         pile1, rebuilt = draw(rebuilt, PILE_START)
         pile2, draw_pile = draw(rebuilt, PILE_START)
         d["piles"] = (pile1, pile2)
     top, d["draw_pile"] = draw(draw_pile, 1)
     return top[0]
+
+
+def _shuffle(rng: Rng | Shuffles, label: str, cards: Cards) -> tuple[Cards, Rng | Shuffles]:
+    """A rebuilt draw pile's order: as the table dealt it if stacked (drawing nothing), else
+    a shuffle with the game RNG."""
+    if type(rng) is not Shuffles:
+        return shuffle_or_stack(cards, rng, None, "draw pile")
+    stacked = dict(rng.stacked)
+    order = stacked.pop(label, None)
+    if order is None:
+        rebuilt, inner = shuffle_or_stack(cards, rng.rng, None, "draw pile")
+        return rebuilt, Shuffles(inner, rng.stacked)
+    rebuilt, _ = shuffle_or_stack(cards, rng.rng, order, "rebuilt draw pile")
+    # once every stacked order is used the RNG is the one a table dealing live keeps
+    return rebuilt, Shuffles(rng.rng, tuple(sorted(stacked.items()))) if stacked else rng.rng
+
+
+def stacked_rng(rng: Rng, rebuilds: Any) -> Rng | Shuffles:
+    """The game RNG of a dealt game whose rebuilt draw piles are stacked ({label: order})."""
+    if not rebuilds:
+        return rng
+    if not isinstance(rebuilds, Mapping) or not all(
+            isinstance(label, str) and label.startswith(REBUILT) and isinstance(order, (list, tuple))
+            and all(isinstance(c, str) for c in order) for label, order in rebuilds.items()):
+        raise InvalidOption("rebuilds must map each rebuilt draw pile's deck label to its order")
+    return Shuffles(rng, tuple(sorted((label, tuple(order)) for label, order in rebuilds.items())))
+
+
+def dealt_options(orders: Mapping[str, Sequence[str]]) -> dict[str, Any]:
+    """The `deck` option of a plain game dealt as the table dealt: the deck in order, and the
+    draw piles the table rebuilt (§5.7) in theirs, if the table got that far."""
+    deck = list(orders["deck"])
+    rebuilds = {label: list(order) for label, order in orders.items() if label.startswith(REBUILT)}
+    return {"deck": {"cards": deck, "rebuilds": rebuilds} if rebuilds else deck}
 
 
 def deck_cards(state: State, label: str) -> Cards | None:

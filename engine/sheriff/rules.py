@@ -139,6 +139,11 @@ def _illegal(seat: int, what: str, why: str) -> IllegalAction:
 
 # ---- setup ------------------------------------------------------------------------------
 def setup_state(n: int, seed: bytes, royal: bool, first: int | None, stacked: Any) -> State:
+    rebuilds = None
+    if isinstance(stacked, Mapping):  # a dealt game replayed: {"cards": deck, "rebuilds": ...}
+        if set(stacked) != {"cards", "rebuilds"}:
+            raise InvalidOption('a stacked dealt deck is {"cards": [...], "rebuilds": {...}}')
+        stacked, rebuilds = stacked["cards"], stacked["rebuilds"]
     if stacked is not None and (
         not isinstance(stacked, (list, tuple)) or not all(isinstance(c, str) for c in stacked)
     ):
@@ -146,11 +151,15 @@ def setup_state(n: int, seed: bytes, royal: bool, first: int | None, stacked: An
     # a deck naming each physical card (the network's deal, engine/sheriff/dealt.py) makes a
     # dealt game: its zones hold cards, not counts of goods
     dealt = bool(stacked) and (is_token(stacked[0]) or stacked[0] in CARD_GOOD)
+    if rebuilds and not dealt:
+        raise InvalidOption("only a dealt deck (card ids) stacks rebuilt draw piles")
     rng = Rng(seed)
     cards = card_deck(n, royal) if dealt else setup_deck(n, royal)
     deck, rng = shuffle_or_stack(cards, rng, stacked, "deck")
     if first is None:
         first, rng = rng.below(n)
+    if rebuilds:
+        rng = _dealt.stacked_rng(rng, rebuilds)
     hands = []
     for _ in range(n):
         cards, deck = draw(deck, HAND_SIZE)
@@ -1027,6 +1036,9 @@ class Sheriff(Game):
     def decks(self, n_players: int, options: Mapping[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
         royal = self.check_options(options)["royal_goods"]  # the dealer passes them unchecked
         return (("deck", card_deck(n_players, royal)),)
+
+    def dealt_options(self, n_players: int, orders: Mapping[str, tuple[Any, ...]]) -> dict[str, Any]:
+        return _dealt.dealt_options(orders)
 
     def deck_cards(self, state: State, label: str) -> tuple[str, ...] | None:
         return _dealt.deck_cards(state, label)

@@ -226,6 +226,17 @@ class PayGoods:
 
 
 # ---- state ------------------------------------------------------------------------------
+@plain("sheriff.Shuffles")
+@dataclass(frozen=True, slots=True)
+class Shuffles:
+    """The game RNG of a dealt game set up with the table's later shuffles stacked (a network
+    game's log replayed, engine/sheriff/dealt.py): per rebuilt draw pile (§5.7), named by its
+    deck label, the order the table dealt; any other shuffle draws from `rng` as usual."""
+
+    rng: Rng
+    stacked: tuple[tuple[str, tuple[str, ...]], ...]  # (deck label, order top first), by label
+
+
 @plain("sheriff.Debt")
 @dataclass(frozen=True, slots=True)
 class Debt:
@@ -239,7 +250,7 @@ class Debt:
 class State:
     n_players: int
     royal: bool
-    rng: Rng
+    rng: Rng  # a Shuffles in a dealt game whose rebuilt draw piles are stacked
     phase: str
     step: str
     round: int

@@ -8,7 +8,7 @@ the rules say: `public` is what the table agrees on, `known[seat]` what a seat w
 from __future__ import annotations
 
 from engine.bots.registry import make_bot
-from engine.core import Stream
+from engine.core import Stream, to_plain
 from engine.core.dealer import HiddenPlay, PlainShadow, play_hidden
 from engine.core.hidden import is_token, parse_token, tokens_in
 from engine.sheriff import GAME
@@ -156,12 +156,30 @@ def test_the_end_shows_every_stand_and_scores_it_as_the_plain_game() -> None:
     assert GAME.result(play.public) == GAME.result(play.truth())
 
 
+class _Restacking(PlainShadow):
+    """The plain game dealt as the table dealt, set up again (and caught up) each time the
+    table deals a deck mid-game, with that deck stacked too (the core's `PlainShadow` stacks
+    the decks of setup only, so a rebuilt draw pile shuffles with the game RNG there)."""
+
+    def __init__(self, play: HiddenPlay) -> None:
+        self.labels = sorted({parse_token(t)[0] for t in play.faces})
+        stack = GAME.dealt_options(play.n_players, {label: play.order(label) for label in self.labels})
+        self.state = GAME.setup(play.n_players, play.seed, {**play.options, **stack})
+        self.step = 0
+        self.seen_learnt = 0
+
+    def check(self, play: HiddenPlay, history: list) -> None:
+        if sorted({parse_token(t)[0] for t in play.faces}) != self.labels:
+            learnt = self.seen_learnt
+            self.__init__(play)
+            self.seen_learnt = learnt
+        super().check(play, history)
+
+
 def test_a_rebuilt_draw_pile_is_a_deck_the_table_shuffles() -> None:
     """§5.7 over the network: the discard piles' cards (face up) become tokens of a new deck;
-    the table deals it (`deck_cards`), shows the new piles to all and a draw to the drawer.
-
-    The plain game shuffles there with the game RNG, which the dealer's shuffle cannot match:
-    the shadow adopts the dealer's order at that step (every other check still holds)."""
+    the table deals it (`deck_cards`), shows the new piles to all and a draw to the drawer;
+    the plain game set up with that deck stacked too (`dealt_options`) plays alike."""
     n, seed = 5, 1
     bots = _bots(seed, n)
     history: list[dict] = []
@@ -177,18 +195,13 @@ def test_a_rebuilt_draw_pile_is_a_deck_the_table_shuffles() -> None:
 
     def check(play: HiddenPlay) -> None:
         if not shadow:
-            shadow.append(PlainShadow(play))
+            shadow.append(_Restacking(play))
         labels = sorted({parse_token(t)[0] for t in play.faces} - {"deck"})
-        if len(labels) > len(rebuilt):  # a rebuild this step: adopt the dealer's order
+        if len(labels) > len(rebuilt):  # a rebuild this step
             (label,) = labels[len(rebuilt):]
             rebuilt.append((label, GAME.deck_cards(play.public, label)))
-            piles = play.public.piles
-            assert all(parse_token(t)[0] == label for t in tokens_in(piles)) or not tokens_in(piles)
             assert {parse_token(t)[0] for t in play.shown} >= {label}  # the new piles: to all
-            while shadow[0].step < play.steps:
-                shadow[0].state = GAME.apply(shadow[0].state, history[shadow[0].step])
-                shadow[0].step += 1
-            shadow[0].state = play.truth()
+            assert all(parse_token(t)[0] == label for t in tokens_in(play.public.draw_pile))
         shadow[0].check(play, history)
 
     play = play_hidden(GAME, n, seed.to_bytes(8, "big"), choose, check=check, max_steps=3000)
@@ -196,6 +209,13 @@ def test_a_rebuilt_draw_pile_is_a_deck_the_table_shuffles() -> None:
     label, cards = rebuilt[0]
     assert label.startswith(REBUILT) and sorted(cards) == sorted(play.order(label))
     assert set(cards) <= set(card_deck(n, True))
+    # the log of such a game replays with the plain engine: every deck stacked, rebuilds too
+    stack = GAME.dealt_options(n, {lb: play.order(lb) for lb in ["deck", *(lb for lb, _ in rebuilt)]})
+    replayed = GAME.setup(n, play.seed, stack)
+    for actions in history:
+        replayed = GAME.apply(replayed, actions)
+    assert GAME.result(replayed) == GAME.result(play.public)
+    assert to_plain(GAME.view(replayed, None)) == to_plain(play.view(None))
 
 
 def test_plain_play_keeps_its_counts_and_sealed_bags() -> None:
