@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from ..core import HIDDEN, Action, ActionSpace, pick_uniform
 from ..sheriff.cards import IDX, IS_LEGAL, KING, LEGAL, PENALTY, VALUE
+from ..sheriff.dealt import is_dealt_view, play_in_goods
 from ..sheriff.state import (
     ANSWER,
     ASIDE,
@@ -69,6 +70,12 @@ class SheriffBot(Bot):
     kind = "heuristic"
 
     def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
+        if is_dealt_view(view):  # a dealt game names each card: think in goods, play the cards
+            action = play_in_goods(self._choose, view, actions)
+            return action if action is not None else pick_uniform(actions, self.rng)
+        return self._choose(view, actions)
+
+    def _choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
         if view.step == PAY and isinstance(actions, tuple) and actions:
             return self.choose_payment(actions)
         pick = self._decide(view)

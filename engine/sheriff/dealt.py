@@ -26,6 +26,7 @@ from typing import Any
 from ..core import HIDDEN, ActionSpace, IllegalAction, InvalidOption, Result, Rng, Stream
 from ..core.deck import draw, shuffle_or_stack
 from ..core.hidden import is_token, masked
+from ..core.plain import from_plain, to_plain
 from .cards import (
     ASIDE_MAX,
     BAG_MAX,
@@ -817,3 +818,77 @@ def result(s: State) -> Result:
     stands = tuple(good_counts([c for c in stand if not is_token(c)]) for stand in s.stands)
     return final_result(s.gold, stands)
 
+
+
+# ---- players that think in goods (the heuristic bot; a screen could do the same) ----------
+def is_dealt_view(view: View) -> bool:
+    """True for a view of a dealt game (its cards are card ids, not good ids)."""
+    me = view.players[view.seat] if view.seat is not None else view.players[0]
+    sample = view.piles[0][:1] + view.piles[1][:1] + me.hand[:1] + me.stand_up[:1] + me.bag[:1]
+    return any(card in CARD_GOOD for card in sample)
+
+
+def in_goods(value: Any) -> Any:
+    """A view or an action with every card id written as its good id (the plain game's form)."""
+    return from_plain(_goods(to_plain(value)))
+
+
+def _goods(data: Any) -> Any:
+    if isinstance(data, str):
+        i = CARD_GOOD.get(data)
+        return data if i is None else GOODS[i]
+    if isinstance(data, list):
+        return [_goods(item) for item in data]
+    if isinstance(data, dict):
+        return {k: _goods(v) for k, v in data.items()}
+    return data
+
+
+def to_cards(actions: Any, choice: Any) -> Any:
+    """A choice made in goods (`in_goods`) as the seat's own legal action naming its cards,
+    or None when none of its legal actions reads so (StopIteration: a good it does not hold)."""
+    if isinstance(actions, tuple):
+        return next((a for a in actions if in_goods(a) == choice), None)
+    if isinstance(actions, _Mapped):
+        return actions.convert(choice)
+    if isinstance(actions, SubsetSpace):  # its `make` picks the seat's cards of each good
+        kind = type(actions.make(()))
+        return actions.make(choice.cards) if type(choice) is kind else None
+    if isinstance(actions, OrderSpace) and type(choice) in (Discard, Confiscate):
+        return type(choice)(choice.pile, _pick(actions.cards, choice.order))
+    return None
+
+
+class _InGoods(ActionSpace):
+    """A seat's legal actions as a goods-thinking player sees them (`play_in_goods`)."""
+
+    def __init__(self, actions: ActionSpace) -> None:
+        self.actions = actions
+
+    def __contains__(self, choice: object) -> bool:
+        try:
+            action = to_cards(self.actions, choice)
+        except (StopIteration, KeyError, AttributeError, TypeError):
+            return False  # names a good the seat does not hold
+        return action is not None and action in self.actions
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def __iter__(self) -> Iterator[Any]:
+        return map(in_goods, self.actions)
+
+    def sample(self, rng: Stream) -> Any:
+        return in_goods(self.actions.sample(rng))
+
+
+def play_in_goods(choose: Callable[[View, Any], Any], view: View, actions: Any) -> Any:
+    """`choose(view, actions)` of a player that thinks in goods, on a dealt game: it reads the
+    view in goods and picks among its legal actions in goods; its pick is played with its own
+    cards (the identified ones first, as the rules want)."""
+    shown = tuple(map(in_goods, actions)) if isinstance(actions, tuple) else _InGoods(actions)
+    pick = choose(in_goods(view), shown)
+    try:
+        return to_cards(actions, pick)
+    except (StopIteration, KeyError, AttributeError, TypeError):
+        return None  # a pick naming goods the seat does not hold: the caller picks again

@@ -229,3 +229,12 @@ def test_plain_play_keeps_its_counts_and_sealed_bags() -> None:
     for seat in (1, 2):
         dealt.apply({seat: SetAside(())})
     assert dealt.public.phase == LOAD and not GAME.sealed(dealt.public)  # tokens seal it
+
+
+def test_heuristic_bots_play_a_dealt_game_on_what_they_know() -> None:
+    """The heuristic bot thinks in goods: on a dealt game it reads its view in goods and plays
+    its own cards (`dealt.play_in_goods`); every step checked against the plain game."""
+    from tests.engine.test_hidden_play import bot_game
+
+    play = bot_game("sheriff", 4, 0, bots="best")
+    assert play.public.phase == OVER
