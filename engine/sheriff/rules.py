@@ -524,7 +524,7 @@ _APPLY = {
 
 def _one_step(s: State, seat: int, a: Any) -> State:
     """The state after `seat`'s validated action in a step where it acts alone (not LOAD)."""
-    if len(s.aside) != NG:  # a dealt game (cards, not counts): engine/sheriff/dealt.py
+    if len(s.aside) != NG:  # a dealt game (`dealt.is_dealt` written out: the hot path)
         return _dealt.next_state(s, {seat: a})
     d = draft(s)
     _APPLY[type(a)](d, a)
@@ -994,7 +994,7 @@ class Sheriff(Game):
     def sealed(self, state: State) -> bool:
         # a dealt game's bag is sealed by its tokens (the plain game over today's network
         # seals the load step instead)
-        return state.phase == LOAD and len(state.aside) == NG
+        return state.phase == LOAD and not _dealt.is_dealt(state)
 
     def seal(self, state: State, seat: int, action: Any) -> Any:
         return SealedLoad(len(action.cards)) if isinstance(action, Load) else action
@@ -1044,10 +1044,10 @@ class Sheriff(Game):
         return _dealt.deck_cards(state, label)
 
     def seen(self, state: State, seat: int | None) -> frozenset[str]:
-        return _dealt.seen(state, seat) if len(state.aside) != NG else frozenset()
+        return _dealt.seen(state, seat) if _dealt.is_dealt(state) else frozenset()
 
     def needs(self, state: State, actions: Mapping[int, Any]) -> frozenset[str]:
-        return _dealt.needs(state, actions) if len(state.aside) != NG else frozenset()
+        return _dealt.needs(state, actions) if _dealt.is_dealt(state) else frozenset()
 
     def describe(self, action: Any) -> str:
         return str(action)
