@@ -22,11 +22,13 @@ from engine.sheriff.state import (
     OFFER,
     OVER,
     UNPACK,
+    Accept,
     Choose,
     Declare,
     Inspect,
     Load,
     NoOffer,
+    Offer,
     Pass,
     SetAside,
     Unpack,
@@ -238,3 +240,34 @@ def test_heuristic_bots_play_a_dealt_game_on_what_they_know() -> None:
 
     play = bot_game("sheriff", 4, 0, bots="best")
     assert play.public.phase == OVER
+
+
+def test_goods_handed_over_in_a_deal_are_shown_and_stay_identified() -> None:
+    play = _start()
+    legal, contraband = _to_inspection(play)
+    good = contraband.partition("#")[0]
+    play.apply({0: Choose(1)})
+    play.apply({1: Offer(gold=1, bag_goods=(good,))})  # a claim: words, not cards
+    assert play.public.offer.bag_goods == (good,)
+    play.apply({0: Accept()})
+    (unpack,) = play.legal_actions(1)
+    assert unpack == Unpack((contraband,), (legal,))
+    play.apply({1: unpack})
+    assert contraband in play.public.stands[0] and legal in play.public.stands[1]
+    assert contraband in play.view(2).players[0].stand_down  # identified for everyone
+    assert play.public.gold[0] == play.public.gold[1] + 2
+
+
+def test_an_action_the_rules_refuse_shows_no_card() -> None:
+    play = _start()
+    _to_inspection(play)
+    play.apply({0: Choose(1)})
+    stranger = play.public.bags[2]  # another merchant's bag
+    assert not GAME.needs(play.public, {1: Offer(stand_goods=stranger)})
+    assert not GAME.needs(play.public, {2: Unpack(stranger, ())})  # not its turn
+    play.apply({1: Offer(conditions=(("pass", 2),))})
+    play.apply({0: Accept()})
+    play.apply({1: next(iter(play.legal_actions(1)))})
+    play.apply({0: Choose(2)})
+    play.apply({2: NoOffer()})
+    assert not GAME.needs(play.public, {0: Inspect()})  # the Sheriff promised to let it pass
