@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from ..core import HIDDEN, ActionSpace, IllegalAction, InvalidOption, Result, Rng, Stream
+from ..core import HIDDEN, ActionSpace, Event, IllegalAction, InvalidOption, Result, Rng, Stream
 from ..core.deck import draw, shuffle_or_stack
 from ..core.hidden import is_token, masked
 from ..core.plain import from_plain, to_plain
@@ -44,6 +44,7 @@ from .cards import (
     VALUE,
     rounds,
 )
+from .events import _action_events, _gold
 from .rules import (
     _PAY_RANK,
     _absent,
@@ -892,3 +893,51 @@ def play_in_goods(choose: Callable[[View, Any], Any], view: View, actions: Any) 
         return to_cards(actions, pick)
     except (StopIteration, KeyError, AttributeError, TypeError):
         return None  # a pick naming goods the seat does not hold: the caller picks again
+
+
+# ---- the public log ---------------------------------------------------------------------
+def events(before: State, actions: Mapping[int, Any], after: State) -> tuple[Event, ...]:
+    """`events.sheriff_events` of a dealt game: the same kinds, cards named by good, read
+    from the public actions (their read faces shown) and states."""
+    out: list[Event] = []
+    for seat in sorted(actions):
+        out.extend(_action_events_dealt(before, seat, actions[seat]))
+    out.extend(_opened(before, actions))
+    out.extend(_gold(before, after))
+    if after.phase == OVER and before.phase != OVER:
+        out.append(Event(None, "over"))
+    elif after.round != before.round:
+        out.append(Event(None, "round", amounts=(after.round + 1,), target=after.sheriff))
+    return tuple(out)
+
+
+def _action_events_dealt(before: State, seat: int, a: Any) -> list[Event]:
+    kind = type(a)
+    if kind is Declare:
+        return [Event(seat, "declare", (a.good,), amounts=(len(before.bags[seat]),))]
+    if kind is DrawDiscard:
+        top = before.piles[a.pile - 1][-1]
+        return [Event(seat, "draw_discard", (GOODS[good(top)],), amounts=(a.pile,))]
+    if kind is Unpack:  # a deal's goods change hands here, where the merchant names them
+        offer = before.offer
+        if before.held != "deal" or offer is None:
+            return []
+        cards = in_goods(_sorted(offer.stand_goods) + _sorted(a.delivered))
+        return [Event(seat, "deal_goods", cards, target=before.sheriff)] if cards else []
+    if kind in (SetAside, Load):  # face down: only how many
+        return _action_events(before, seat, a)
+    return _action_events(before, seat, in_goods(a))
+
+
+def _opened(before: State, actions: Mapping[int, Any]) -> list[Event]:
+    """The bag an inspection opened in this step (its faces shown before the step)."""
+    a = actions.get(before.turn)
+    kind = type(a)
+    m = a.seat if kind is Choose else before.merchant
+    if not (kind is Inspect or kind is Choose and ("inspect", m) in before.conditions):
+        return []
+    bag = before.bags[m]
+    if any(map(is_token, bag)):
+        return []  # a state whose inspected bag was not shown (not a table's step)
+    declared = before.declared[m]
+    return [Event(m, "bag_opened", in_goods(_sorted(bag)), (declared,) if declared else ())]

@@ -1028,8 +1028,8 @@ class Sheriff(Game):
 
     def events(self, before: State, actions: Mapping[int, Any], after: State) -> tuple:
         """Public events: bags unnamed until an inspection opens them (events.py)."""
-        if len(before.aside) != NG:  # a dealt game: each action described (public form)
-            return super().events(before, actions, after)
+        if len(before.aside) != NG:  # a dealt game
+            return _dealt.events(before, actions, after)
         return sheriff_events(before, actions, after)
 
     # ---- hidden cards over the network (engine/sheriff/dealt.py) -------------------------

@@ -10,7 +10,7 @@ from __future__ import annotations
 from engine.bots.registry import make_bot
 from engine.core import Stream, to_plain
 from engine.core.dealer import HiddenPlay, PlainShadow, play_hidden
-from engine.core.hidden import is_token, parse_token, tokens_in
+from engine.core.hidden import is_token, parse_token, reveal, tokens_in
 from engine.sheriff import GAME
 from engine.sheriff.cards import CARD_GOOD, IS_LEGAL, NG, card_deck
 from engine.sheriff.dealt import REBUILT
@@ -271,3 +271,27 @@ def test_an_action_the_rules_refuse_shows_no_card() -> None:
     play.apply({0: Choose(2)})
     play.apply({2: NoOffer()})
     assert not GAME.needs(play.public, {0: Inspect()})  # the Sheriff promised to let it pass
+
+
+def test_the_log_tells_the_same_public_story_as_the_plain_game() -> None:
+    """Events read only what the table saw: from the public states and actions (their read
+    faces shown) they are the plain game's, naming goods, never a card id or a token."""
+    n = 4
+    bots = _bots(7, n)
+    play = HiddenPlay.start(GAME, n, b"log", {})
+    stack = GAME.dealt_options(n, {"deck": play.order("deck")})
+    plain = GAME.setup(n, b"log", stack)
+    kinds = set()
+    while not GAME.is_over(play.public):
+        chosen = {s: bots[s].choose(play.view(s), play.legal_actions(s)) for s in GAME.active(play.public)}
+        before = play.public
+        play.apply(chosen)
+        public = {s: reveal(play.public_action(s, a), play.shown) for s, a in chosen.items()}
+        told = GAME.events(reveal(before, play.shown), public, play.public)
+        after = GAME.apply(plain, chosen)
+        assert told == GAME.events(plain, chosen, after)
+        plain = after
+        for event in told:
+            kinds.add(event.kind)
+            assert not any("#" in c or is_token(c) for c in event.cards + event.other)
+    assert {"bag_opened", "discard", "draw_discard", "declare", "over"} <= kinds
