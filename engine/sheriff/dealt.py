@@ -144,9 +144,12 @@ def _sorted(cards: Sequence[str]) -> Cards:
 
 
 def good_counts(cards: Sequence[str]) -> tuple[int, ...]:
+    """Count vector of the cards whose faces are known (a token counts nothing)."""
     out = [0] * NG
     for card in cards:
-        out[CARD_GOOD[card]] += 1
+        i = CARD_GOOD.get(card)
+        if i is not None:
+            out[i] += 1
     return tuple(out)
 
 
@@ -753,6 +756,13 @@ def _with_unknown(known: Cards, total: int) -> Cards:
     return _sorted(known) + (HIDDEN,) * (total - len(known))
 
 
+def _own(cards: Cards) -> Cards:
+    """A seat's own cards in its view; over the network a card just dealt to it may still be
+    on its way (a token on this machine), shown as a hidden card until it arrives."""
+    faces = [c for c in cards if not is_token(c)]
+    return _sorted(faces) + (HIDDEN,) * (len(cards) - len(faces))
+
+
 def fines(cards: Sequence[str]) -> int:
     return sum(PENALTY[good(c)] for c in cards if c != HIDDEN)
 
@@ -791,12 +801,12 @@ def make_view(s: State, seat: int | None) -> View:
         players.append(SeatView(
             seat=p,
             gold=s.gold[p],
-            hand=_sorted(hand) if mine else _with_unknown(s.hand_known[p], len(hand)),
-            set_aside=_sorted(aside) if mine else (HIDDEN,) * len(aside),
-            bag=_sorted(bag) if mine else (HIDDEN,) * len(bag),
+            hand=_own(hand) if mine else _with_unknown(s.hand_known[p], len(hand)),
+            set_aside=_own(aside) if mine else (HIDDEN,) * len(aside),
+            bag=_own(bag) if mine else (HIDDEN,) * len(bag),
             declared=s.declared[p],
             stand_up=up,
-            stand_down=_sorted(down) if (mine or over) else _with_unknown(s.stand_known[p], len(down)),
+            stand_down=_own(down) if (mine or over) else _with_unknown(s.stand_known[p], len(down)),
             outcome=s.outcomes[p],
             revealed=s.revealed[p],
             inspection=inspection(s.revealed[p], s.declared[p]) if s.revealed[p] else None,

@@ -295,3 +295,13 @@ def test_the_log_tells_the_same_public_story_as_the_plain_game() -> None:
             kinds.add(event.kind)
             assert not any("#" in c or is_token(c) for c in event.cards + event.other)
     assert {"bag_opened", "discard", "draw_discard", "declare", "over"} <= kinds
+
+
+def test_a_seat_whose_cards_are_still_on_their_way_sees_them_hidden() -> None:
+    """Over the network a view may be drawn before the show of a new card reaches this seat:
+    its own tokens are hidden cards there, not an error."""
+    play = _start()
+    view = GAME.view(play.public, 1)  # the public state: seat 1's hand is tokens here
+    assert view.players[1].hand == ("?",) * 6
+    assert GAME.view(play.mine(1), 1).players[1].hand == tuple(sorted(
+        play.mine(1).hands[1], key=lambda c: (CARD_GOOD[c], int(c.partition("#")[2]))))
