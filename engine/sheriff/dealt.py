@@ -102,8 +102,8 @@ from .state import (
     PayGoods,
     SeatView,
     SetAside,
-    Shuffles,
     State,
+    TableRng,
     Unpack,
     View,
     build,
@@ -113,9 +113,8 @@ from .state import (
 Draft = dict[str, Any]
 Cards = tuple[str, ...]
 
-REBUILT = "rebuild:"
-"""Label prefix of a draw pile rebuilt from the discard piles (§5.7): the label lists the cards
-shuffled (all face up before), so that `deck_cards` can tell the table what it deals."""
+REBUILT = "rebuild"
+"""Label of the k-th draw pile the table rebuilt from the discard piles (§5.7): `rebuild<k>`."""
 
 
 def is_dealt(s: State) -> bool:
@@ -173,11 +172,7 @@ def _draw_deck(d: Draft) -> str | None:
         if len(piles[0]) + len(piles[1]) <= REBUILD_ABOVE:
             return None
         cards = piles[0] + piles[1]
-        label = REBUILT + ",".join(cards)
-        if _on_tokens(d):  # the table shuffles them as a new deck: tokens until shown
-            rebuilt = masked(label, len(cards))
-        else:  # every face known (the plain game dealt alike): the game RNG, or the stack
-            rebuilt, d["rng"] = _shuffle(d["rng"], label, cards)
+        rebuilt, d["rng"] = _rebuild(d["rng"], cards, _on_tokens(d))
         pile1, rebuilt = draw(rebuilt, PILE_START)
         pile2, draw_pile = draw(rebuilt, PILE_START)
         d["piles"] = (pile1, pile2)
@@ -185,22 +180,23 @@ def _draw_deck(d: Draft) -> str | None:
     return top[0]
 
 
-def _shuffle(rng: Rng | Shuffles, label: str, cards: Cards) -> tuple[Cards, Rng | Shuffles]:
-    """A rebuilt draw pile's order: as the table dealt it if stacked (drawing nothing), else
-    a shuffle with the game RNG."""
-    if type(rng) is not Shuffles:
-        return shuffle_or_stack(cards, rng, None, "draw pile")
-    stacked = dict(rng.stacked)
-    order = stacked.pop(label, None)
-    if order is None:
-        rebuilt, inner = shuffle_or_stack(cards, rng.rng, None, "draw pile")
-        return rebuilt, Shuffles(inner, rng.stacked)
-    rebuilt, _ = shuffle_or_stack(cards, rng.rng, order, "rebuilt draw pile")
-    # once every stacked order is used the RNG is the one a table dealing live keeps
-    return rebuilt, Shuffles(rng.rng, tuple(sorted(stacked.items()))) if stacked else rng.rng
+def _rebuild(rng: Rng | TableRng, cards: Cards, on_tokens: bool) -> tuple[Cards, TableRng]:
+    """The rebuilt draw pile and the RNG after it: over the network, tokens of a new deck the
+    table shuffles; with every face known, the stacked order or a shuffle with the game RNG."""
+    inner, stacked, count = (rng.rng, rng.stacked, rng.rebuilds) if type(rng) is TableRng else (rng, (), 0)
+    label = f"{REBUILT}{count + 1}"
+    order = dict(stacked).get(label)
+    if on_tokens:
+        rebuilt = masked(label, len(cards))
+    elif order is None:
+        rebuilt, inner = shuffle_or_stack(cards, inner, None, "draw pile")
+    else:  # a replay: as the table dealt it, drawing nothing
+        rebuilt, _ = shuffle_or_stack(cards, inner, order, "rebuilt draw pile")
+        stacked = tuple(entry for entry in stacked if entry[0] != label)
+    return rebuilt, TableRng(inner, stacked, cards, count + 1)
 
 
-def stacked_rng(rng: Rng, rebuilds: Any) -> Rng | Shuffles:
+def stacked_rng(rng: Rng, rebuilds: Any) -> Rng | TableRng:
     """The game RNG of a dealt game whose rebuilt draw piles are stacked ({label: order})."""
     if not rebuilds:
         return rng
@@ -208,7 +204,8 @@ def stacked_rng(rng: Rng, rebuilds: Any) -> Rng | Shuffles:
             isinstance(label, str) and label.startswith(REBUILT) and isinstance(order, (list, tuple))
             and all(isinstance(c, str) for c in order) for label, order in rebuilds.items()):
         raise InvalidOption("rebuilds must map each rebuilt draw pile's deck label to its order")
-    return Shuffles(rng, tuple(sorted((label, tuple(order)) for label, order in rebuilds.items())))
+    stacked = tuple(sorted((label, tuple(order)) for label, order in rebuilds.items()))
+    return TableRng(rng, stacked, (), 0)
 
 
 def dealt_options(orders: Mapping[str, Sequence[str]]) -> dict[str, Any]:
@@ -220,8 +217,9 @@ def dealt_options(orders: Mapping[str, Sequence[str]]) -> dict[str, Any]:
 
 
 def deck_cards(state: State, label: str) -> Cards | None:
-    if label.startswith(REBUILT):
-        return tuple(label[len(REBUILT):].split(","))
+    rng = state.rng
+    if type(rng) is TableRng and label == f"{REBUILT}{rng.rebuilds}":
+        return rng.rebuilt  # the face-up discard piles the table just shuffled
     return None
 
 

@@ -226,15 +226,20 @@ class PayGoods:
 
 
 # ---- state ------------------------------------------------------------------------------
-@plain("sheriff.Shuffles")
+@plain("sheriff.TableRng")
 @dataclass(frozen=True, slots=True)
-class Shuffles:
-    """The game RNG of a dealt game set up with the table's later shuffles stacked (a network
-    game's log replayed, engine/sheriff/dealt.py): per rebuilt draw pile (§5.7), named by its
-    deck label, the order the table dealt; any other shuffle draws from `rng` as usual."""
+class TableRng:
+    """The game RNG of a dealt game once the table rebuilt a draw pile (§5.7), or will in a
+    replay (engine/sheriff/dealt.py). Over the network the table shuffles a rebuilt draw pile
+    as a new deck, `rebuild<k>`, and asks which cards it holds (`Game.deck_cards`): they were
+    face up on the discard piles, and `rebuilt` keeps them (a deck label is short on the
+    wire). A game replayed from its log stacks the table's orders (`stacked`); any other
+    shuffle draws from `rng` as in plain play."""
 
     rng: Rng
     stacked: tuple[tuple[str, tuple[str, ...]], ...]  # (deck label, order top first), by label
+    rebuilt: tuple[str, ...]  # the cards of the last rebuilt draw pile, in the order taken
+    rebuilds: int  # draw piles rebuilt so far: the last one is deck `rebuild<rebuilds>`
 
 
 @plain("sheriff.Debt")
@@ -250,7 +255,7 @@ class Debt:
 class State:
     n_players: int
     royal: bool
-    rng: Rng  # a Shuffles in a dealt game whose rebuilt draw piles are stacked
+    rng: Rng  # a TableRng in a dealt game that rebuilt a draw pile or stacks one
     phase: str
     step: str
     round: int
