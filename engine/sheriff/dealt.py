@@ -14,6 +14,11 @@ Sheriff lets a bag through or deals for it, the merchant names them (`Unpack`: t
 hands over and the legal goods it turns face up). The table then reads their faces (`needs`);
 contraband stays face down until the end of the game.
 
+A draw pile rebuilt from the discard piles (§5.7) is a deck the table shuffles mid-game:
+tokens of `rebuild<k>`, its cards kept in the RNG slot (`state.TableRng`) for `deck_cards`.
+A plain game dealt alike shuffles there with the game RNG unless the table's order is stacked
+(`dealt_options` of every dealt deck: a network game's log replays so).
+
 Every function here works on a state holding tokens and reads a face only where `needs` had it
 revealed first (or on the seat's own knowledge, for its legal actions and view).
 """
