@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from ..core import HIDDEN, Action, ActionSpace, pick_uniform
 from ..sheriff.cards import IDX, IS_LEGAL, KING, LEGAL, PENALTY, VALUE
-from ..sheriff.dealt import is_dealt_view, play_in_goods
+from ..sheriff.dealt_view import is_dealt_view, play_in_goods
 from ..sheriff.state import (
     ANSWER,
     ASIDE,

@@ -20,7 +20,8 @@ A plain game dealt alike shuffles there with the game RNG unless the table's ord
 (`dealt_options` of every dealt deck: a network game's log replays so).
 
 Every function here works on a state holding tokens and reads a face only where `needs` had it
-revealed first (or on the seat's own knowledge, for its legal actions and view).
+revealed first (or on the seat's own knowledge, for its legal actions). Views, the log and
+players that think in goods are in engine/sheriff/dealt_view.py.
 """
 
 from __future__ import annotations
@@ -28,10 +29,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
-from ..core import HIDDEN, ActionSpace, Event, IllegalAction, InvalidOption, Result, Rng, Stream
+from ..core import ActionSpace, IllegalAction, InvalidOption, Rng, Stream
 from ..core.deck import draw, shuffle_or_stack
 from ..core.hidden import is_token, masked
-from ..core.plain import from_plain, to_plain
 from .cards import (
     ASIDE_MAX,
     BAG_MAX,
@@ -39,9 +39,7 @@ from .cards import (
     CARD_RANK,
     GOODS,
     HAND_SIZE,
-    IDX,
     IS_LEGAL,
-    LEGAL,
     NG,
     PENALTY,
     PILE_START,
@@ -49,7 +47,6 @@ from .cards import (
     VALUE,
     rounds,
 )
-from .events import _action_events, _gold
 from .rules import (
     _PAY_RANK,
     _absent,
@@ -71,7 +68,6 @@ from .rules import (
     _text,
     pay_options,
 )
-from .scoring import final_result
 from .spaces import OfferSpace, OrderSpace, SubsetSpace
 from .state import (
     ANSWER,
@@ -81,7 +77,6 @@ from .state import (
     DECLARE,
     DISCARD,
     DRAW,
-    INSPECT,
     LOAD,
     MARKET,
     OFFER,
@@ -91,7 +86,6 @@ from .state import (
     Accept,
     Choose,
     Confiscate,
-    Consequences,
     Debt,
     Declare,
     Demand,
@@ -99,18 +93,15 @@ from .state import (
     DrawDeck,
     DrawDiscard,
     Inspect,
-    Inspection,
     Load,
     NoOffer,
     Offer,
     Pass,
     PayGoods,
-    SeatView,
     SetAside,
     State,
     TableRng,
     Unpack,
-    View,
     build,
     draft,
 )
@@ -752,205 +743,3 @@ def needs(s: State, actions: Mapping[int, Any]) -> frozenset[str]:
                 and ("inspect", a.seat) in s.conditions:
             out |= _tokens(s.bags[a.seat], s.bags[a.seat])
     return frozenset(out)
-
-
-# ---- views ------------------------------------------------------------------------------
-def _with_unknown(known: Cards, total: int) -> Cards:
-    return _sorted(known) + (HIDDEN,) * (total - len(known))
-
-
-def _own(cards: Cards) -> Cards:
-    """A seat's own cards in its view; over the network a card just dealt to it may still be
-    on its way (a token on this machine), shown as a hidden card until it arrives."""
-    faces = [c for c in cards if not is_token(c)]
-    return _sorted(faces) + (HIDDEN,) * (len(cards) - len(faces))
-
-
-def fines(cards: Sequence[str]) -> int:
-    return sum(PENALTY[good(c)] for c in cards if c != HIDDEN)
-
-
-def inspection(bag: Cards, declared: str) -> Inspection:
-    """`view.inspection` for cards: the declared good's cards kept, the rest confiscated."""
-    kept = tuple(c for c in bag if GOODS[good(c)] == declared)
-    confiscated = tuple(c for c in bag if GOODS[good(c)] != declared)
-    return Inspection(declared, kept, confiscated, fines(confiscated) if confiscated else fines(bag))
-
-
-def _consequences(seat: int, s: State, players: Sequence[SeatView], confiscated: Cards) -> Consequences:
-    me = players[seat]
-    own = me.bag if me.bag and HIDDEN not in me.bag else ()
-    declarations = ()
-    if s.phase == DECLARE and own and not me.declared:
-        declarations = tuple(inspection(own, g) for g in LEGAL)
-    if_opened = inspection(own, me.declared) if own and me.declared else None
-    honest_fine = 0
-    if s.phase == INSPECT and s.merchant >= 0 and players[s.merchant].declared:
-        dealt = players[s.merchant]
-        honest_fine = len(dealt.bag) * PENALTY[IDX[dealt.declared]]
-    confiscation_fine = fines(confiscated) if s.step == CONFISCATE else 0
-    return Consequences(declarations, if_opened, honest_fine, confiscation_fine)
-
-
-def make_view(s: State, seat: int | None) -> View:
-    over = s.phase == OVER
-    players = []
-    for p in range(s.n_players):
-        mine = p == seat
-        hand, stand, bag = s.hands[p], s.stands[p], s.bags[p]
-        up = _sorted([c for c in stand if legal_card(c)])
-        down = [c for c in stand if not legal_card(c)]
-        aside = s.aside if (s.phase == MARKET and p == s.turn) else ()
-        players.append(SeatView(
-            seat=p,
-            gold=s.gold[p],
-            hand=_own(hand) if mine else _with_unknown(s.hand_known[p], len(hand)),
-            set_aside=_own(aside) if mine else (HIDDEN,) * len(aside),
-            bag=_own(bag) if mine else (HIDDEN,) * len(bag),
-            declared=s.declared[p],
-            stand_up=up,
-            stand_down=_own(down) if (mine or over) else _with_unknown(s.stand_known[p], len(down)),
-            outcome=s.outcomes[p],
-            revealed=s.revealed[p],
-            inspection=inspection(s.revealed[p], s.declared[p]) if s.revealed[p] else None,
-        ))
-    loaders = _loaders(s.n_players, s.sheriff, s.hands)
-    active = () if over else tuple(sorted(loaders)) if s.phase == LOAD else (s.turn,)
-    return View(
-        seat=seat, n_players=s.n_players, royal_goods=s.royal, round=s.round,
-        rounds=rounds(s.n_players), sheriff=s.sheriff, phase=s.phase, step=s.step,
-        active=active, players=tuple(players), draw_size=len(s.draw_pile),
-        piles=(s.piles[0][::-1], s.piles[1][::-1]), drew_deck=s.drew_deck, pending=s.pending,
-        conditions=s.conditions, merchant=s.merchant, exchange=s.exchange, offer=s.offer,
-        talk=s.talk, confiscated=s.confiscated, debt=s.debt,
-        consequences=None if seat is None else _consequences(seat, s, players, s.confiscated),
-    )
-
-
-def result(s: State) -> Result:
-    """Final scoring from the stands' faces (all shown at the end; a token counts nothing)."""
-    stands = tuple(good_counts([c for c in stand if not is_token(c)]) for stand in s.stands)
-    return final_result(s.gold, stands)
-
-
-
-# ---- players that think in goods (the heuristic bot; a screen could do the same) ----------
-def is_dealt_view(view: View) -> bool:
-    """True for a view of a dealt game (its cards are card ids, not good ids)."""
-    me = view.players[view.seat] if view.seat is not None else view.players[0]
-    sample = view.piles[0][:1] + view.piles[1][:1] + me.hand[:1] + me.stand_up[:1] + me.bag[:1]
-    return any(card in CARD_GOOD for card in sample)
-
-
-def in_goods(value: Any) -> Any:
-    """A view or an action with every card id written as its good id (the plain game's form)."""
-    return from_plain(_goods(to_plain(value)))
-
-
-def _goods(data: Any) -> Any:
-    if isinstance(data, str):
-        i = CARD_GOOD.get(data)
-        return data if i is None else GOODS[i]
-    if isinstance(data, list):
-        return [_goods(item) for item in data]
-    if isinstance(data, dict):
-        return {k: _goods(v) for k, v in data.items()}
-    return data
-
-
-def to_cards(actions: Any, choice: Any) -> Any:
-    """A choice made in goods (`in_goods`) as the seat's own legal action naming its cards,
-    or None when none of its legal actions reads so (StopIteration: a good it does not hold)."""
-    if isinstance(actions, tuple):
-        return next((a for a in actions if in_goods(a) == choice), None)
-    if isinstance(actions, _Mapped):
-        return actions.convert(choice)
-    if isinstance(actions, SubsetSpace):  # its `make` picks the seat's cards of each good
-        kind = type(actions.make(()))
-        return actions.make(choice.cards) if type(choice) is kind else None
-    if isinstance(actions, OrderSpace) and type(choice) in (Discard, Confiscate):
-        return type(choice)(choice.pile, _pick(actions.cards, choice.order))
-    return None
-
-
-class _InGoods(ActionSpace):
-    """A seat's legal actions as a goods-thinking player sees them (`play_in_goods`)."""
-
-    def __init__(self, actions: ActionSpace) -> None:
-        self.actions = actions
-
-    def __contains__(self, choice: object) -> bool:
-        try:
-            action = to_cards(self.actions, choice)
-        except (StopIteration, KeyError, AttributeError, TypeError):
-            return False  # names a good the seat does not hold
-        return action is not None and action in self.actions
-
-    def __len__(self) -> int:
-        return len(self.actions)
-
-    def __iter__(self) -> Iterator[Any]:
-        return map(in_goods, self.actions)
-
-    def sample(self, rng: Stream) -> Any:
-        return in_goods(self.actions.sample(rng))
-
-
-def play_in_goods(choose: Callable[[View, Any], Any], view: View, actions: Any) -> Any:
-    """`choose(view, actions)` of a player that thinks in goods, on a dealt game: it reads the
-    view in goods and picks among its legal actions in goods; its pick is played with its own
-    cards (the identified ones first, as the rules want)."""
-    shown = tuple(map(in_goods, actions)) if isinstance(actions, tuple) else _InGoods(actions)
-    pick = choose(in_goods(view), shown)
-    try:
-        return to_cards(actions, pick)
-    except (StopIteration, KeyError, AttributeError, TypeError):
-        return None  # a pick naming goods the seat does not hold: the caller picks again
-
-
-# ---- the public log ---------------------------------------------------------------------
-def events(before: State, actions: Mapping[int, Any], after: State) -> tuple[Event, ...]:
-    """`events.sheriff_events` of a dealt game: the same kinds, cards named by good, read
-    from the public actions (their read faces shown) and states."""
-    out: list[Event] = []
-    for seat in sorted(actions):
-        out.extend(_action_events_dealt(before, seat, actions[seat]))
-    out.extend(_opened(before, actions))
-    out.extend(_gold(before, after))
-    if after.phase == OVER and before.phase != OVER:
-        out.append(Event(None, "over"))
-    elif after.round != before.round:
-        out.append(Event(None, "round", amounts=(after.round + 1,), target=after.sheriff))
-    return tuple(out)
-
-
-def _action_events_dealt(before: State, seat: int, a: Any) -> list[Event]:
-    kind = type(a)
-    if kind is Declare:
-        return [Event(seat, "declare", (a.good,), amounts=(len(before.bags[seat]),))]
-    if kind is DrawDiscard:
-        top = before.piles[a.pile - 1][-1]
-        return [Event(seat, "draw_discard", (GOODS[good(top)],), amounts=(a.pile,))]
-    if kind is Unpack:  # a deal's goods change hands here, where the merchant names them
-        offer = before.offer
-        if before.held != "deal" or offer is None:
-            return []
-        cards = in_goods(_sorted(offer.stand_goods) + _sorted(a.delivered))
-        return [Event(seat, "deal_goods", cards, target=before.sheriff)] if cards else []
-    if kind in (SetAside, Load):  # face down: only how many
-        return _action_events(before, seat, a)
-    return _action_events(before, seat, in_goods(a))
-
-
-def _opened(before: State, actions: Mapping[int, Any]) -> list[Event]:
-    """The bag an inspection opened in this step (its faces shown before the step)."""
-    a = actions.get(before.turn)
-    kind = type(a)
-    m = a.seat if kind is Choose else before.merchant
-    if not (kind is Inspect or kind is Choose and ("inspect", m) in before.conditions):
-        return []
-    bag = before.bags[m]
-    if any(map(is_token, bag)):
-        return []  # a state whose inspected bag was not shown (not a table's step)
-    declared = before.declared[m]
-    return [Event(m, "bag_opened", in_goods(_sorted(bag)), (declared,) if declared else ())]

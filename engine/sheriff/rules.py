@@ -1018,18 +1018,18 @@ class Sheriff(Game):
     # ---- views and results ---------------------------------------------------------------
     def _view(self, state: State, seat: int | None) -> View:
         if len(state.aside) != NG:  # a dealt game
-            return _dealt.make_view(state, seat)
+            return _dealt_view.make_view(state, seat)
         return make_view(state, seat)
 
     def _result(self, state: State) -> Result:
         if len(state.aside) != NG:  # a dealt game
-            return _dealt.result(state)
+            return _dealt_view.result(state)
         return final_result(state.gold, state.stands)
 
     def events(self, before: State, actions: Mapping[int, Any], after: State) -> tuple:
         """Public events: bags unnamed until an inspection opens them (events.py)."""
         if len(before.aside) != NG:  # a dealt game
-            return _dealt.events(before, actions, after)
+            return _dealt_view.events(before, actions, after)
         return sheriff_events(before, actions, after)
 
     # ---- hidden cards over the network (engine/sheriff/dealt.py) -------------------------
@@ -1162,4 +1162,5 @@ Sheriff._steps = {kind: _one_step for kind in _APPLY}
 
 GAME = Sheriff()
 
-from . import dealt as _dealt  # noqa: E402  (last: it builds on the helpers above)
+from . import dealt as _dealt  # noqa: E402  (last: they build on the helpers above)
+from . import dealt_view as _dealt_view  # noqa: E402

@@ -235,7 +235,7 @@ def test_plain_play_keeps_its_counts_and_sealed_bags() -> None:
 
 def test_heuristic_bots_play_a_dealt_game_on_what_they_know() -> None:
     """The heuristic bot thinks in goods: on a dealt game it reads its view in goods and plays
-    its own cards (`dealt.play_in_goods`); every step checked against the plain game."""
+    its own cards (`dealt_view.play_in_goods`); every step checked against the plain game."""
     from tests.engine.test_hidden_play import bot_game
 
     play = bot_game("sheriff", 4, 0, bots="best")
