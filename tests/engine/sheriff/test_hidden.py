@@ -7,6 +7,9 @@ the rules say: `public` is what the table agrees on, `known[seat]` what a seat w
 
 from __future__ import annotations
 
+import pytest
+
+import engine.sheriff.rules as sheriff_rules
 from engine.bots.registry import make_bot
 from engine.core import Stream, to_plain
 from engine.core.dealer import HiddenPlay, PlainShadow, play_hidden
@@ -34,6 +37,11 @@ from engine.sheriff.state import (
     Unpack,
 )
 
+
+@pytest.fixture(autouse=True)
+def dealt_sheriff(monkeypatch):
+    """Sheriff's decks are dealt face down here (the network table turns this on later)."""
+    monkeypatch.setattr(sheriff_rules, "NETWORK_DEAL", True)
 
 def _legal(card: str) -> bool:
     return IS_LEGAL[CARD_GOOD[card]]
