@@ -170,16 +170,23 @@ class PlainShadow:
     """The plain game dealt as the dealer dealt (`Game.dealt_options`), stepped alongside."""
 
     def __init__(self, play: HiddenPlay) -> None:
+        self.seen_learnt = 0
+        self._stack(play)
+
+    def _stack(self, play: HiddenPlay) -> None:
+        """Set the plain game up with every deck dealt so far stacked (a deck the rules
+        shuffle during the game too: set up again, and caught up, when one is dealt)."""
         game = play.game
-        labels = [label for label, _ in game.decks(play.n_players, play.options)]
-        stack = game.dealt_options(play.n_players, {label: play.order(label) for label in labels})
+        self.labels = sorted({parse_token(t)[0] for t in play.faces})
+        stack = game.dealt_options(play.n_players, {label: play.order(label) for label in self.labels})
         self.state = game.setup(play.n_players, play.seed, {**play.options, **stack})
         self.step = 0
-        self.seen_learnt = 0
 
     def check(self, play: HiddenPlay, history: list[Mapping[Seat, Action]]) -> None:
         """Catch up with `play` (replaying `history`), then compare as the module says."""
         game = play.game
+        if sorted({parse_token(t)[0] for t in play.faces}) != self.labels:
+            self._stack(play)
         while self.step < play.steps:
             self.state = game.apply(self.state, history[self.step])
             self.step += 1

@@ -24,7 +24,7 @@ from engine.core import (
     state_hash,
     to_plain,
 )
-from engine.core.hidden import is_token, reveal
+from engine.core.hidden import is_token, reveal, token
 
 from .. import crypto
 from ..codec import Envelope
@@ -395,7 +395,10 @@ class Steps:
             return
         stacked = self.ctx.game.dealt_options(log.n_players, orders)
         options = dict(log.options) | {k: to_plain(v) for k, v in stacked.items()}
-        self.game_log = GameLog(log.game, log.n_players, log.seed, tuple(sorted(options.items())), log.steps)
+        # cards that stayed face down are named in the steps too (a bag loaded, a card sold)
+        faces = {token(label, pos): card for label, order in orders.items() for pos, card in enumerate(order)}
+        steps = tuple(tuple((seat, reveal(action, faces)) for seat, action in step) for step in log.steps)
+        self.game_log = GameLog(log.game, log.n_players, log.seed, tuple(sorted(options.items())), steps)
 
     def rewind(self, step: int) -> None:
         """Back to the start of `step` (the table ended the game there, by its vote)."""
