@@ -15,7 +15,7 @@ A game makes a step fast by making those hooks fast, never by copying the guards
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -216,30 +216,43 @@ class Game:
         a seat missing -> each action's own rule, seats in order), asking each hook once.
         """
         active = self._active(state)
-        if actions.keys() == active:  # a set comparison: allocates nothing
-            if len(active) == 1:  # one seat acts: the usual step
-                ((seat, action),) = actions.items()
-                kind = type(action)
-                check = self._checks.get(kind)
-                if check is None:
-                    self._validate(state, seat, action)
-                else:
-                    check(state, seat, action)
-                step = self._steps.get(kind)
-                if step is None:
-                    return self._apply(state, actions)
-                return step(state, seat, action)
-            if active:
-                checks = self._checks
-                for seat in sorted(actions):
+        if len(active) == 1:  # one seat acts: the usual step
+            if len(actions) == 1:
+                (seat,) = actions  # the one seat that sent an action
+                if seat in active:  # one seat each side, the same one: the step's seats fit
                     action = actions[seat]
-                    check = checks.get(type(action))
+                    kind = type(action)
+                    check = self._checks.get(kind)
                     if check is None:
                         self._validate(state, seat, action)
                     else:
                         check(state, seat, action)
-                return self._apply(state, actions)
+                    step = self._steps.get(kind)
+                    if step is None:
+                        return self._apply(state, actions)
+                    return step(state, seat, action)
+        elif actions.keys() == active:  # a set comparison: allocates nothing
+            if active:
+                try:  # in the order given: only a step with a fault pays for seat order
+                    self._check_each(state, actions.items())
+                except Exception as fault:
+                    first = fault
+                else:
+                    return self._apply(state, actions)
+                # the checks are pure: in seat order, the first fault in seat order raises
+                self._check_each(state, sorted(actions.items()))
+                raise first
         raise self._misfit(state, actions, active)
+
+    def _check_each(self, state: State, actions: Iterable[tuple[Seat, Action]]) -> None:
+        """Each action of a simultaneous step through its own check, in the order given."""
+        checks = self._checks
+        for seat, action in actions:
+            check = checks.get(type(action))
+            if check is None:
+                self._validate(state, seat, action)
+            else:
+                check(state, seat, action)
 
     def check_players(self, n_players: int, options: Mapping[str, Any]) -> None:
         """Raise InvalidOption unless `n_players` may play with these (checked) options."""
