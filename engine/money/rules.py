@@ -378,7 +378,10 @@ def _reveal(state: MoneyState, bids: Mapping[Seat, Bid]) -> MoneyState:
     if unseen and shown:
         unseen = tuple(filterfalse(set(shown).__contains__, unseen))
     order.sort()
-    pending = tuple([new_pending(seat, slot, cards) for _, _, seat, slot, cards in order])
+    placed = []  # a loop, not a comprehension: one call fewer a reveal (its own frame)
+    for _, _, seat, slot, cards in order:
+        placed.append(new_pending(seat, slot, cards))
+    pending = tuple(placed)
     history = (("reveal", state.round_no, state.final_round, pending, tuple(withdrawn)),)
     if not pending:
         return _end_round(state, tuple(hands), state.market, history, unseen)
@@ -439,8 +442,11 @@ def _end_round(state: MoneyState, hands, market, history, unseen) -> MoneyState:
         history += (_DECK_EMPTY,)
     else:
         side1, side2 = market
-        dealt1, deck = draw(deck, max(0, MARKET_TARGET - len(side1)))
-        dealt2, deck = draw(deck, max(0, MARKET_TARGET - len(side2)))
+        dealt1 = dealt2 = ()  # a side still full draws nothing (most refills leave one so)
+        if len(side1) < MARKET_TARGET:
+            dealt1, deck = draw(deck, MARKET_TARGET - len(side1))
+        if len(side2) < MARKET_TARGET:
+            dealt2, deck = draw(deck, MARKET_TARGET - len(side2))
         if dealt1:
             side1 = tuple(sorted(side1 + dealt1, key=_SORT))
         if dealt2:
