@@ -21,7 +21,7 @@ from typing import Any
 
 from .errors import GameError, GameOver, IllegalAction, InvalidOption, NotYourTurn
 from .events import DESCRIBED, Event
-from .hidden import masked, tokens_in
+from .hidden import is_token, masked, tokens_in
 from .plain import plain
 from .rng import Stream
 
@@ -111,6 +111,18 @@ class OptionSpec:
     help: str = ""
 
 
+def _plain_options(options: Mapping[str, Any]) -> bool:
+    """True when every option is None, a number or a string that is no token: `tokens_in`
+    would find nothing, told without its walk through the options' plain form."""
+    for value in options.values():
+        if type(value) is str:
+            if is_token(value):
+                return False
+        elif value is not None and type(value) not in (int, bool):
+            return False
+    return True
+
+
 _NO_LANE = (None, None)
 """The fast lane of an action type in neither table: `_validate`, then `_apply`."""
 
@@ -164,7 +176,7 @@ class Game:
         self.check_players(n_players, opts)
         if not isinstance(seed, bytes):
             raise InvalidOption("the seed must be bytes")
-        if tokens_in(opts):
+        if not _plain_options(opts) and tokens_in(opts):
             raise InvalidOption(f"{self.name}: card tokens come only from the network deal")
         return self._setup(n_players, seed, opts)
 

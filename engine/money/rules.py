@@ -330,18 +330,12 @@ def _setup(n_players: int, seed: bytes, options: dict[str, Any]) -> MoneyState:
     side1, deck = draw(deck, MARKET_TARGET)
     side2, deck = draw(deck, MARKET_TARGET)
     unseen = tuple(sorted((c for h in hands for c in h), key=_SORT))
-    return MoneyState(
-        setup=MoneySetup(n_players, edition, removed, BLUFFS[n_players:], rng),
-        hands=tuple(hands),
-        market=(tuple(sorted(side1, key=_SORT)), tuple(sorted(side2, key=_SORT))),
-        deck=deck,
-        phase="bid",
-        round_no=1,
-        final_round=False,
-        pending=(),
-        history=(),
-        last_history=(),
-        unseen=unseen,
+    # Every zone is in serial order already (faces only: setup refuses tokens), so the state
+    # is built as transitions build it, not through MoneyState's sorting constructor.
+    return new_state(
+        MoneySetup(n_players, edition, removed, BLUFFS[n_players:], rng), tuple(hands),
+        (tuple(sorted(side1, key=_SORT)), tuple(sorted(side2, key=_SORT))), deck, "bid", 1,
+        False, (), (), (), unseen,
     )
 
 
