@@ -654,13 +654,20 @@ def _from_hand(hand: tuple[str, ...], bid: object) -> bool:
 def _check(state: MoneyState, seat: Seat, action: object) -> None:
     """Raise IllegalAction unless the acting `seat` may play `action` now."""
     if state.phase == "bid":
+        if type(action) is Bid:  # the fast lane's check: the usual bid at once, else its fault
+            _check_bid(state, seat, action)
+            return
         problem = bid_problem(frozenset(state.hands[seat]), state.setup.n_players == 2, action)
     elif type(action) is Keep:  # always open to the acting bid
         return
     else:
         problem = _turn_problem(state, seat, action)
     if problem:
-        raise IllegalAction(f"seat {seat} cannot {describe(action)}: {problem}")
+        raise _refusal(seat, action, problem)
+
+
+def _refusal(seat: Seat, action: object, problem: str) -> IllegalAction:
+    return IllegalAction(f"seat {seat} cannot {describe(action)}: {problem}")
 
 
 def _turn_problem(state: MoneyState, seat: Seat, action: object) -> str | None:
@@ -865,28 +872,34 @@ def _cards_text(cards: tuple[str, ...]) -> str:
 
 
 # ---- the fast lane: each action type's usual legal case accepted in one call ----------
-# Each check below accepts only what `_check` accepts and hands everything else to it, so
-# the errors and their wording stay `_check`'s. Game.apply calls them by the action's type.
+# Game.apply calls these by the action's type. Each accepts its usual case at once and hands
+# everything else to `_check` (or, for a bid, to `bid_problem`), so the errors and their
+# wording are `_check`'s; `_check` itself takes a bid through `_check_bid`.
 
 
 def _check_bid(state: MoneyState, seat: Seat, bid: Bid) -> None:
-    """The bid step's usual bid: one group of money cards listed in hand order.
+    """A bid in the bid step: the usual one (one group of money cards listed in hand order)
+    accepted at once, any other through `bid_problem`.
 
     The hand is sorted by serial, so a group that walks through it in order names each card
     once, in serial order (what `bid_problem` asks); its bluff card sorts last, hence the test
     of the group's last card only.
     """
-    if state.phase == "bid":
-        left = bid.left
-        if bid.right == () and type(left) is tuple:
-            cards = iter(state.hands[seat])
-            for card in left:
-                if type(card) is not str or card not in cards:  # `in` consumes up to card
-                    break
-            else:
-                if not left or left[-1] in _MONEY_SERIAL:
-                    return
-    _check(state, seat, bid)
+    if state.phase != "bid":
+        _check(state, seat, bid)
+        return
+    left = bid.left
+    if bid.right == () and type(left) is tuple:
+        cards = iter(state.hands[seat])
+        for card in left:
+            if type(card) is not str or card not in cards:  # `in` consumes up to card
+                break
+        else:
+            if not left or left[-1] in _MONEY_SERIAL:
+                return
+    problem = bid_problem(frozenset(state.hands[seat]), state.setup.n_players == 2, bid)
+    if problem:
+        raise _refusal(seat, bid, problem)
 
 
 def _check_keep(state: MoneyState, seat: Seat, action: Keep) -> None:
