@@ -161,26 +161,6 @@ def bid_problem(hand: frozenset[str], two_player: bool, bid: object) -> str | No
     return None
 
 
-def _is_plain_bid_from(hand: tuple[str, ...], bid: object) -> bool:
-    """Fast accept of the usual legal bid: one group of money cards listed in hand order.
-
-    True only where `bid_problem` finds no problem; False sends the bid to that full check
-    (and its reasons). The hand is sorted by serial, so a group that walks through it in
-    order names each card once, in serial order; its bluff card sorts last, hence the check
-    of the group's last card only.
-    """
-    if type(bid) is not Bid or bid.right != () or type(bid.left) is not tuple:
-        return False
-    left = bid.left
-    if not left:
-        return True
-    cards = iter(hand)
-    for card in left:
-        if type(card) is not str or card not in cards:  # `in` consumes the iterator up to card
-            return False
-    return left[-1] in _MONEY_SERIAL
-
-
 class BidSpace(ActionSpace):
     """Every distinct canonical bid from a hand's money cards (uniform `sample`).
 
@@ -350,18 +330,12 @@ def _setup(n_players: int, seed: bytes, options: dict[str, Any]) -> MoneyState:
     side1, deck = draw(deck, MARKET_TARGET)
     side2, deck = draw(deck, MARKET_TARGET)
     unseen = tuple(sorted((c for h in hands for c in h), key=_SORT))
-    return MoneyState(
-        setup=MoneySetup(n_players, edition, removed, BLUFFS[n_players:], rng),
-        hands=tuple(hands),
-        market=(tuple(sorted(side1, key=_SORT)), tuple(sorted(side2, key=_SORT))),
-        deck=deck,
-        phase="bid",
-        round_no=1,
-        final_round=False,
-        pending=(),
-        history=(),
-        last_history=(),
-        unseen=unseen,
+    # Every zone is in serial order already (faces only: setup refuses tokens), so the state
+    # is built as transitions build it, not through MoneyState's sorting constructor.
+    return new_state(
+        MoneySetup(n_players, edition, removed, BLUFFS[n_players:], rng), tuple(hands),
+        (tuple(sorted(side1, key=_SORT)), tuple(sorted(side2, key=_SORT))), deck, "bid", 1,
+        False, (), (), (), unseen,
     )
 
 
@@ -398,7 +372,10 @@ def _reveal(state: MoneyState, bids: Mapping[Seat, Bid]) -> MoneyState:
     if unseen and shown:
         unseen = tuple(filterfalse(set(shown).__contains__, unseen))
     order.sort()
-    pending = tuple([new_pending(seat, slot, cards) for _, _, seat, slot, cards in order])
+    placed = []  # a loop, not a comprehension: one call fewer a reveal (its own frame)
+    for _, _, seat, slot, cards in order:
+        placed.append(new_pending(seat, slot, cards))
+    pending = tuple(placed)
     history = (("reveal", state.round_no, state.final_round, pending, tuple(withdrawn)),)
     if not pending:
         return _end_round(state, tuple(hands), state.market, history, unseen)
@@ -459,8 +436,11 @@ def _end_round(state: MoneyState, hands, market, history, unseen) -> MoneyState:
         history += (_DECK_EMPTY,)
     else:
         side1, side2 = market
-        dealt1, deck = draw(deck, max(0, MARKET_TARGET - len(side1)))
-        dealt2, deck = draw(deck, max(0, MARKET_TARGET - len(side2)))
+        dealt1 = dealt2 = ()  # a side still full draws nothing (most refills leave one so)
+        if len(side1) < MARKET_TARGET:
+            dealt1, deck = draw(deck, MARKET_TARGET - len(side1))
+        if len(side2) < MARKET_TARGET:
+            dealt2, deck = draw(deck, MARKET_TARGET - len(side2))
         if dealt1:
             side1 = tuple(sorted(side1 + dealt1, key=_SORT))
         if dealt2:
@@ -671,34 +651,23 @@ def _from_hand(hand: tuple[str, ...], bid: object) -> bool:
 # ---- the game --------------------------------------------------------------------------
 
 
-def _turn_actions(state: MoneyState) -> tuple[Any, ...]:
-    """The market sides that hold cards, the other players' pending bids, then keep."""
-    pending = state.pending
-    owner = pending[0].owner
-    side1, side2 = state.market
-    actions = [_SIDES[0]] if side1 else []
-    if side2:
-        actions.append(_SIDES[1])
-    for bid in pending[1:]:
-        if bid.owner != owner:
-            actions.append(_SWAPS[bid.owner][bid.slot])
-    actions.append(_KEEP)
-    return tuple(actions)
-
-
 def _check(state: MoneyState, seat: Seat, action: object) -> None:
     """Raise IllegalAction unless the acting `seat` may play `action` now."""
     if state.phase == "bid":
-        hand = state.hands[seat]
-        if _is_plain_bid_from(hand, action):  # the usual case, checked fast
+        if type(action) is Bid:  # the fast lane's check: the usual bid at once, else its fault
+            _check_bid(state, seat, action)
             return
-        problem = bid_problem(frozenset(hand), state.setup.n_players == 2, action)
+        problem = bid_problem(frozenset(state.hands[seat]), state.setup.n_players == 2, action)
     elif type(action) is Keep:  # always open to the acting bid
         return
     else:
         problem = _turn_problem(state, seat, action)
     if problem:
-        raise IllegalAction(f"seat {seat} cannot {describe(action)}: {problem}")
+        raise _refusal(seat, action, problem)
+
+
+def _refusal(seat: Seat, action: object, problem: str) -> IllegalAction:
+    return IllegalAction(f"seat {seat} cannot {describe(action)}: {problem}")
 
 
 def _turn_problem(state: MoneyState, seat: Seat, action: object) -> str | None:
@@ -762,7 +731,19 @@ class MoneyGame(Game):
             # The money cards: all but the bluff card, which always sorts last.
             money = hand[:-1] if KIND[hand[-1]] == "bluff" else hand
             return BidSpace(money, state.setup.n_players == 2)
-        return _turn_actions(state)
+        # A turn: the market sides that hold cards, the other players' pending bids, then
+        # keep (written out here: the random bots of every benchmark ask this at each turn).
+        pending = state.pending
+        owner = pending[0].owner
+        side1, side2 = state.market
+        actions = [_SIDES[0]] if side1 else []
+        if side2:
+            actions.append(_SIDES[1])
+        for bid in pending[1:]:
+            if bid.owner != owner:
+                actions.append(_SWAPS[bid.owner][bid.slot])
+        actions.append(_KEEP)
+        return tuple(actions)
 
     def _validate(self, state: MoneyState, seat: Seat, action: object) -> None:
         _check(state, seat, action)
@@ -890,20 +871,62 @@ def _cards_text(cards: tuple[str, ...]) -> str:
     return labels(cards) if cards else "nothing"
 
 
-def _check_keep(state: MoneyState, seat: Seat, action: object) -> None:
+# ---- the fast lane: each action type's usual legal case accepted in one call ----------
+# Game.apply calls these by the action's type. Each accepts its usual case at once and hands
+# everything else to `_check` (or, for a bid, to `bid_problem`), so the errors and their
+# wording are `_check`'s; `_check` itself takes a bid through `_check_bid`.
+
+
+def _check_bid(state: MoneyState, seat: Seat, bid: Bid) -> None:
+    """A bid in the bid step: the usual one (one group of money cards listed in hand order)
+    accepted at once, any other through `bid_problem`.
+
+    The hand is sorted by serial, so a group that walks through it in order names each card
+    once, in serial order (what `bid_problem` asks); its bluff card sorts last, hence the test
+    of the group's last card only.
+    """
+    if state.phase != "bid":
+        _check(state, seat, bid)
+        return
+    left = bid.left
+    if bid.right == () and type(left) is tuple:
+        cards = iter(state.hands[seat])
+        for card in left:
+            if type(card) is not str or card not in cards:  # `in` consumes up to card
+                break
+        else:
+            if not left or left[-1] in _MONEY_SERIAL:
+                return
+    problem = bid_problem(frozenset(state.hands[seat]), state.setup.n_players == 2, bid)
+    if problem:
+        raise _refusal(seat, bid, problem)
+
+
+def _check_keep(state: MoneyState, seat: Seat, action: Keep) -> None:
     """Keep is open to the acting bid in every turn; in the bid step it is no bid."""
     if state.phase != "turns":
         _check(state, seat, action)
 
 
-def _check_bid(state: MoneyState, seat: Seat, action: object) -> None:
-    """The bid step's usual case (one group listed in hand order) accepted in one call."""
-    if state.phase != "bid" or not _is_plain_bid_from(state.hands[seat], action):
+def _check_market(state: MoneyState, seat: Seat, action: SwapMarket) -> None:
+    """A swap with a market side (0 or 1) that holds cards."""
+    side = action.side
+    if state.phase != "turns" or type(side) is not int or not 0 <= side <= 1 or not state.market[side]:
         _check(state, seat, action)
 
 
-# Game's fast lane: the checks and a turn's transition, called directly
-MoneyGame._checks = {Bid: _check_bid, Keep: _check_keep, SwapMarket: _check, SwapBid: _check}
+def _check_swap(state: MoneyState, seat: Seat, action: SwapBid) -> None:
+    """A swap with another seat's bid still pending."""
+    owner, slot = action.owner, action.slot
+    if state.phase == "turns" and type(owner) is int and type(slot) is int and owner != seat:
+        for bid in state.pending:
+            if bid.owner == owner and bid.slot == slot:
+                return
+    _check(state, seat, action)
+
+
+MoneyGame._checks = {Bid: _check_bid, Keep: _check_keep, SwapMarket: _check_market,
+                     SwapBid: _check_swap}
 MoneyGame._steps = {kind: _turn for kind in (Keep, SwapMarket, SwapBid)}
 
 GAME = MoneyGame()

@@ -224,6 +224,12 @@ def test_the_fast_lane_equals_the_plain_guards_and_illegal_actions_raise_game_er
         if len(chosen) > 1:  # a simultaneous step needs every active seat
             with pytest.raises(IllegalAction, match="waiting for seat"):
                 game.apply(state, dict(list(chosen.items())[1:]))
+            # seats listed last first, several actions broken: the first fault in seat order
+            tried = {}
+            for seat in sorted(chosen, reverse=True):
+                others = _candidates(chosen[seat], pool, rng)
+                tried[seat] = others[rng.below(len(others))]
+            assert _outcome(game.apply, state, tried) == _outcome(_reference_apply, game, state, tried)
         pool.extend(chosen.values())
         del pool[:-40]
 
