@@ -170,6 +170,7 @@ BODIES: dict[str, dict[str, Callable[[Any], bool]]] = {
     "deck_show": {"open": _list_of(_opened, MAX_CARDS), "boxes": _list_of(_box, MAX_DECKS * 64)},
     "deck_open": {"open": _list_of(_opened, MAX_CARDS)},
     "deck_audit": {"decks": _list_of(_LABEL, MAX_DECKS), "secrets": _list_of(_deck_secret, MAX_DECKS)},
+    "deck_handover": {"to": _seat, "box": _bin(limit=MAX_SIZE)},
     "sync_req": {"from": _int, "proof": _proof},
     "sync": {"for": _bin(32), "msgs": _list_of(_bin(limit=MAX_SIZE), 4096)},
     "chat": {"text": _str(500)},

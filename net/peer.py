@@ -345,7 +345,7 @@ class Peer:
             self.notes.append(note)
         if note.kind == "your_turn" and self.bot_kind is not None:
             self._schedule_bot()
-        if note.kind in ("changed", "handover") and not self.lockstep.replaying:
+        if note.kind in ("changed", "handover", "waiting") and not self.lockstep.replaying:
             self._proxy_turns()
         if note.kind == "vote" and self.bot_kind is not None:  # a bot seat follows the players
             asyncio.get_running_loop().call_soon(lambda: self._run(self.lockstep.votes.follow(note)))

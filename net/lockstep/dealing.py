@@ -29,6 +29,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import msgpack
+
 from engine.core import Game
 from engine.core.dealer import private_in_reach
 from engine.core.hidden import is_token, mask, parse_token, reveal, token, tokens_in
@@ -36,7 +38,7 @@ from engine.core.plain import plain
 
 from ..codec import Envelope
 from ..deck import Cheat, DeckError, DeckSeat, DeckSpec, DeckTable, audit
-from ..deck.group import box_secret
+from ..deck.group import box_secret, open_keys, seal_keys
 from .context import Context
 from .outputs import DECK_KINDS, Keep, Note, Output, Publish, Secret
 
@@ -88,18 +90,39 @@ class Dealing:
         self.early: dict[tuple[str, int], Envelope] = {}
         self.shown: dict[str, Any] = {}  # token -> face the whole table saw
         self.mine: dict[str, Any] = {}  # token -> face our seat alone was shown
+        # seats handed to this peer (section 12): their deck secrets, sealed to us by the
+        # leaver, and the faces they were shown
+        self.proxied: dict[int, dict[str, DeckSeat]] = {}
+        self.proxied_faces: dict[int, dict[str, Any]] = {}
         self.granted: dict[int, set[str]] = {}  # seat -> tokens shown to it alone
         self.reveal: Reveal | None = None
         self.audits: dict[int, Envelope] = {}
+        self.handovers: list[Envelope] = []  # `deck_handover` messages (a few at most)
         self.audit_since: float | None = None  # when the audit began here (its deadline)
         self.verdict: str | None = None  # "verified" or who cheated, once the audit is done
         self.accused: tuple[int, ...] = ()
         self.learnt: list[tuple[int, str]] = []  # (step, token): when this peer learnt a face
-        self._known: tuple[Any, int, Any] | None = None  # (public state, faces, our state)
+        self._known: tuple[Any, Any, Any] | None = None  # (public state, (seat, faces), its state)
         # only a game whose rules shuffle during the game holds tokens of decks not yet dealt
         self.reshuffles = type(ctx.game).deck_cards is not Game.deck_cards
 
     # ---- facts -------------------------------------------------------------------------
+    def keys_of(self, seat: int | None) -> dict[str, DeckSeat]:
+        """Deck secrets this peer holds for `seat` (its own, or one handed to it)."""
+        if seat is not None and seat == self.ctx.my_seat and seat not in self.ctx.signers:
+            return self.seats
+        return self.proxied.get(seat, {}) if seat is not None else {}
+
+    def faces_of(self, seat: int | None) -> dict[str, Any]:
+        """Faces `seat` alone was shown, as far as this peer knows them."""
+        if seat is not None and seat == self.ctx.my_seat and seat not in self.ctx.signers:
+            return self.mine
+        return self.proxied_faces.get(seat, {}) if seat is not None else {}
+
+    def own_seats(self) -> list[int]:
+        """Seats whose deck keys this peer holds and sends."""
+        return sorted(s for s in {self.ctx.my_seat, *self.proxied} if s is not None and self.keys_of(s))
+
     def busy(self) -> bool:
         """True while the table deals or reveals: steps wait."""
         return bool(self.dealing) or self.reveal is not None
@@ -119,13 +142,14 @@ class Dealing:
 
         Kept for the last state asked: a view and the legal actions ask for the same one, and
         writing faces in rebuilds the whole state."""
-        if seat is None or seat != self.ctx.my_seat or not self.mine:
+        faces = self.faces_of(seat)
+        if not faces:
             return state
         cached = self._known
-        if cached is not None and cached[0] is state and cached[1] == len(self.mine):
+        if cached is not None and cached[0] is state and cached[1] == (seat, len(faces)):
             return cached[2]
-        mine = reveal(state, self.mine)
-        self._known = (state, len(self.mine), mine)
+        mine = reveal(state, faces)
+        self._known = (state, (seat, len(faces)), mine)
         return mine
 
     # ---- the deal ----------------------------------------------------------------------
@@ -169,19 +193,20 @@ class Dealing:
         if not self.dealing or ctx.replaying:
             return []
         first = self.tables[self.dealing[0]]
-        if first.turn != ctx.my_seat or ctx.my_seat is None or not self.seats:
+        seat = first.turn
+        keys = self.keys_of(seat)
+        if seat not in self.own_seats() or not all(label in keys for label in self.dealing):
             return []
         kind = "deck_shuffle" if first.phase == "shuffle" else "deck_lock"
         cards, commits = [], []
         for label in self.dealing:
-            body = (self.seats[label].shuffle if kind == "deck_shuffle" else self.seats[label].lock)(
-                self.tables[label])
+            body = (keys[label].shuffle if kind == "deck_shuffle" else keys[label].lock)(self.tables[label])
             cards.append(body["cards"])
             commits.append(body.get("commits", []))
         body = {"decks": list(self.dealing), "cards": cards}
         if kind == "deck_lock":
             body["commits"] = commits
-        env = ctx.sign(kind, body)
+        env = ctx.sign(kind, body, seat=seat)
         return [Publish("log", env.raw)] + self.on_message(env)
 
     def _on_pass(self, env: Envelope) -> list[Output]:
@@ -265,25 +290,33 @@ class Dealing:
         return out + self.ctx.waiting()
 
     def _send_mine(self) -> list[Output]:
-        ctx, r = self.ctx, self.reveal
-        seat = ctx.my_seat
-        if r is None or seat is None or seat not in r.senders or seat in r.got or ctx.replaying or not self.seats:
-            return []
+        """Our keys for the show or open in progress, for each seat whose keys we hold."""
+        out: list[Output] = []
+        for seat in self.own_seats():
+            r = self.reveal
+            if r is None or seat not in r.senders or seat in r.got or self.ctx.replaying:
+                continue
+            out += self._send_for(seat, r)
+        return out
+
+    def _send_for(self, seat: int, r: Reveal) -> list[Output]:
+        ctx, keys = self.ctx, self.keys_of(seat)
         opened = []
         for t in r.public:
             label, pos = parse_token(t)
-            opened.append([label, pos, self.seats[label].public_key(pos)["key"]])
+            opened.append([label, pos, keys[label].public_key(pos)["key"]])
         boxes = []
         for to, tokens in sorted(r.private.items()):
             if to == seat:
                 continue
+            receiver = ctx.signers.get(to, ctx.keys[to])  # a handed seat's keys go to its holder
             for label, positions in _by_deck(tokens).items():
-                body = self.seats[label].send_keys(positions, to, ctx.keys[to])
+                body = keys[label].send_keys(positions, to, receiver)
                 boxes.append([to, label, list(positions), body["box"]])
         body: dict[str, Any] = {"open": opened}
         if r.kind == "deck_show":
             body["boxes"] = boxes
-        env = ctx.sign(r.kind, body)
+        env = ctx.sign(r.kind, body, seat=seat)
         return [Publish("log", env.raw)] + self.on_message(env)
 
     def _on_reveal(self, env: Envelope) -> list[Output]:
@@ -301,9 +334,9 @@ class Dealing:
         for t, key in keys.items():
             r.keys.setdefault(t, {})[env.seat] = key
         out: list[Output] = []
-        for label, sender_body in received:
+        for to, label, sender_body in received:
             try:
-                self.seats[label].receive_keys(self.tables[label], env.seat, sender_body, self._box_key())
+                self.keys_of(to)[label].receive_keys(self.tables[label], env.seat, sender_body, self._box_key())
             except DeckError as exc:  # only we can open the box: our word, which nobody can check
                 names = self.ctx.display_names()
                 who = names[env.seat] if env.seat < len(names) else f"seat {env.seat}"
@@ -333,9 +366,9 @@ class Dealing:
                       for label, pos in _by_deck(tokens).items())
         if sorted((to, label, list(pos)) for to, label, pos, _ in boxes) != want:
             raise Cheat(env.seat, "wrong_reveal", "its boxes are not for the cards the table deals")
-        me = self.ctx.my_seat
-        return [(label, {"deck": label, "to": to, "pos": list(pos), "box": box})
-                for to, label, pos, box in boxes if to == me and label in self.seats]
+        own = self.own_seats()
+        return [(to, label, {"deck": label, "to": to, "pos": list(pos), "box": box})
+                for to, label, pos, box in boxes if to in own and label in self.keys_of(to)]
 
     def _box_key(self):
         assert self.ctx.me is not None
@@ -355,21 +388,29 @@ class Dealing:
             return self._broken(str(exc))
         for seat, tokens in r.private.items():
             self.granted[seat].update(tokens)
-        self.mine.update(mine)
+        for seat, seat_faces in mine.items():
+            held = self.mine if self.keys_of(seat) is self.seats else self.proxied_faces.setdefault(seat, {})
+            held.update(seat_faces)
         self.shown.update(faces)
         step = self.ctx.step
-        self.learnt += [(step, t) for t in sorted(faces)] + [(step, t) for t in sorted(mine)]
+        self.learnt += [(step, t) for t in sorted(faces)] + [(step, t) for t in sorted(mine.get(self.ctx.my_seat, {}))]
         self.reveal = None
         return self.steps.revealed(r.kind, faces)
 
-    def _open_mine(self, r: Reveal) -> dict[str, Any]:
-        me = self.ctx.my_seat
-        out = {}
-        for t in r.private.get(me, ()) if me is not None else ():
+    def _open_mine(self, r: Reveal) -> dict[int, dict[str, Any]]:
+        """Faces shown to the seats whose keys we hold (ours, and any handed to us)."""
+        out: dict[int, dict[str, Any]] = {}
+        for seat in self.own_seats():
+            out[seat] = self._open_for(seat, r.private.get(seat, ()))
+        return out
+
+    def _open_for(self, seat: int, tokens: Iterable[str]) -> dict[str, Any]:
+        keys, out = self.keys_of(seat), {}
+        for t in tokens:
             label, pos = parse_token(t)
-            if label not in self.seats:  # watching with a seated key: it holds no deck keys
+            if label not in keys:  # watching with a seated key: it holds no deck keys
                 continue
-            slot = self.seats[label].card_at(self.tables[label], pos)
+            slot = keys[label].card_at(self.tables[label], pos)
             if slot is not None:
                 out[t] = self.tables[label].card(slot)
         return out
@@ -384,12 +425,13 @@ class Dealing:
     def shown_action(self, state: Any, seat: int, action: Any) -> Shown:
         """Our seat's choice as the table applies it: private faces back to tokens, and the
         proof of each of those the step reads."""
-        public = mask(action, private_in_reach(self.ctx.game, state, seat, self.mine, self.shown))
-        needed = {t for t in self.ctx.game.needs(state, {seat: public}) if t in self.mine}
+        faces = self.faces_of(seat)
+        public = mask(action, private_in_reach(self.ctx.game, state, seat, faces, self.shown))
+        needed = {t for t in self.ctx.game.needs(state, {seat: public}) if t in faces}
         proof = []
         for t in sorted(needed):
             label, pos = parse_token(t)
-            keys = self.seats[label].keys_for(pos)
+            keys = self.keys_of(seat)[label].keys_for(pos)
             if keys is not None:
                 proof.append((label, pos, tuple(keys)))
         return Shown(public, tuple(proof))
@@ -427,15 +469,20 @@ class Dealing:
         ctx = self.ctx
         if self.audit_since is None:
             self.audit_since = ctx.clock()
-        seat = ctx.my_seat
-        if not self.on or seat is None or seat in self.audits or ctx.replaying:
+        if not self.on or ctx.replaying:
             return self._verdict()
-        labels = sorted(self.seats)
-        body = {"decks": labels, "secrets": [self.seats[label].audit() for label in labels]}
-        for secret in body["secrets"]:
-            secret.pop("deck", None)
-        env = ctx.sign("deck_audit", body)
-        return [Publish("log", env.raw)] + self.on_message(env)
+        out: list[Output] = []
+        for seat in self.own_seats():
+            if seat in self.audits:
+                continue
+            keys = self.keys_of(seat)
+            labels = sorted(keys)
+            body = {"decks": labels, "secrets": [keys[label].audit() for label in labels]}
+            for secret in body["secrets"]:
+                secret.pop("deck", None)
+            env = ctx.sign("deck_audit", body, seat=seat)
+            out += [Publish("log", env.raw)] + self.on_message(env)
+        return out or self._verdict()
 
     def _on_audit(self, env: Envelope) -> list[Output]:
         if env.seat in self.audits:
@@ -485,6 +532,10 @@ class Dealing:
     # ---- arrivals ----------------------------------------------------------------------
     def on_message(self, env: Envelope) -> list[Output]:
         ctx = self.ctx
+        if env.kind == "deck_handover":
+            if not self.on or self.dealing and not self.tables:
+                return self.steps.buffer.hold(env)
+            return self._on_handover(env)
         if env.kind == "deck_audit":
             if ctx.phase not in ("over", "frozen"):
                 return self.steps.buffer.hold(env) if ctx.phase in ("seed", "play") else []
@@ -503,6 +554,40 @@ class Dealing:
         out = self.ctx.drop(env, f"{env.kind}: {cheat}", loud=True)
         return out + self.steps.proofs.convict(env.seat, "deck", env.raw, self.ctx.step)
 
+    # ---- a seat handed to another terminal (section 12) ---------------------------------
+    def hand_over(self, seat: int, to: int) -> list[Output]:
+        """We leave `seat` to seat `to`'s terminal: our deck secrets and the keys we were sent,
+        sealed to its key, so it can show cards for the seat and see the seat's hand."""
+        keys = self.seats if seat == self.ctx.my_seat else self.keys_of(seat)  # ours: handed already
+        if not self.on or not keys:
+            return []
+        secrets = {label: keys[label].to_plain() for label in sorted(keys)}
+        box = seal_keys(msgpack.packb(secrets, use_bin_type=True), self.ctx.keys[to])
+        env = self.ctx.sign("deck_handover", {"to": to, "box": box}, seat=seat)
+        return [Publish("log", env.raw)] + self.on_message(env)
+
+    def _on_handover(self, env: Envelope) -> list[Output]:
+        ctx = self.ctx
+        if any(e.raw == env.raw for e in self.handovers):
+            return []
+        self.handovers.append(env)
+        ctx.accept(ctx.step, env)
+        out: list[Output] = [Keep(env.raw)]
+        to, seat = env.body["to"], env.seat
+        if to != ctx.my_seat or seat in self.proxied or not 0 <= seat < len(ctx.keys):
+            return out
+        try:
+            secrets = msgpack.unpackb(open_keys(env.body["box"], self._box_key()) or b"", raw=False)
+            held = {label: DeckSeat.from_plain(self.tables[label].spec, data) for label, data in secrets.items()}
+        except (ValueError, TypeError, KeyError, msgpack.UnpackException) as exc:
+            return out + ctx.drop(env, f"the deck keys seat {seat} handed over do not open: {exc}", loud=True)
+        self.proxied[seat] = held
+        self.proxied_faces[seat] = self._open_for(seat, sorted(self.granted.get(seat, ())))
+        names = ctx.display_names()
+        out.append(Note("handover", f"this table holds {names[seat]}'s cards now", {"seat": seat, "to": to}))
+        return out + self._my_pass() + self._send_mine() + (
+            self.begin_audit() if ctx.phase in ("over", "frozen") else [])
+
     # ---- resume ------------------------------------------------------------------------
     def own_current(self) -> list[Output]:
         """After a restart or a reconnect: our pass, keys or audit for what the table waits
@@ -515,12 +600,13 @@ class Dealing:
                     if s == seat and kind in DEAL_KINDS and step == self.deal_step]
             return [Publish("log", raw) for raw in raws] + self._my_pass()
         if self.reveal is not None:
-            sent = self.reveal.got.get(seat)
-            return [Publish("log", sent.raw)] if sent is not None else self._send_mine()
+            got = self.reveal.got
+            return [Publish("log", got[s].raw) for s in self.own_seats() if s in got] + self._send_mine()
+        out: list[Output] = [Publish("log", e.raw) for e in self.handovers if e.seat == seat]
         if ctx.phase in ("over", "frozen"):
             mine = self.audits.get(seat)
-            return [Publish("log", mine.raw)] if mine is not None else self.begin_audit()
-        return []
+            return out + ([Publish("log", mine.raw)] if mine is not None else self.begin_audit())
+        return out
 
 
 def _by_deck(tokens: Iterable[str]) -> dict[str, tuple[int, ...]]:

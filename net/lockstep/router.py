@@ -240,7 +240,11 @@ class Lockstep:
 
     def handover(self, bot: str = "best") -> list[Output]:
         """We leave: another peer plays our seat with a `bot` from now on."""
-        return self.votes.handover(bot)
+        out = self.votes.handover(bot)
+        seat = self.ctx.my_seat
+        if seat is not None and seat in self.votes.handed:  # a dealt game: our deck keys go too
+            out += self.steps.dealing.hand_over(seat, self.votes.handed[seat][0])
+        return out
 
     def deadline_left(self) -> float | None:
         """Seconds before the seats awaited now are late (None when nobody is awaited)."""
@@ -353,7 +357,7 @@ class Lockstep:
             return f"seat {env.seat} does not exist at this table"
         signer = self.ctx.signers.get(env.seat, keys[env.seat])  # a seat handed to a bot
         # after a handover the leaver's key still votes, and still opens what it committed before
-        kept = env.kind in TABLE_KINDS or env.kind in ("reveal", "open")
+        kept = env.kind in TABLE_KINDS or env.kind in ("reveal", "open", "deck_handover")
         if signer != env.sender and not (kept and keys[env.seat] == env.sender):
             return f"seat {env.seat} is bound to another key (sender {peer_id(env.sender)})"
         return None

@@ -178,6 +178,8 @@ class Steps:
         seat = self.ctx.my_seat if seat is None else seat
         if seat is None or seat not in self.own_seats() or self.ctx.phase != "play" or seat not in self.active():
             return False
+        if self.dealing.on and seat != self.ctx.my_seat and seat not in self.dealing.proxied:
+            return False  # a seat handed to us plays once its deck keys (its hand) are here
         if self.step_mode() == "open" or self.dealing.busy() or self.held is not None:
             return False  # nobody chooses here: the peer opens its sealed action by itself
         return seat not in self.round.acts and seat not in self.round.commits

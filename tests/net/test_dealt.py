@@ -380,3 +380,26 @@ async def test_a_seat_that_sends_no_audit_is_named_for_it_after_the_deadline() -
         assert p.lockstep.deal_verdict == "P1 published no audit: the deal is not verified"
         assert p.lockstep.accused() == (1,)
     await _stop(peers)
+
+
+@pytest.mark.parametrize("gid", DEALT)
+async def test_a_seat_handed_to_a_bot_takes_its_deck_keys_along(gid) -> None:
+    """A player leaves a dealt game for good: its deck keys go sealed to the terminal that
+    plays its seat, which shows cards for it and sees its hand; the game ends verified."""
+    game = get_game(gid)
+    broker, transports, peers = await memory_table(3, game=game)
+    await until(lambda: all(not p.lockstep.steps.dealing.busy() for p in peers), timeout=20)
+    peers[2].handover("random")
+    await until(lambda: all(2 in p.lockstep.votes.handed for p in peers), timeout=10)
+    await peers[2].stop()
+    holder = peers[0].lockstep
+    await until(lambda: 2 in holder.steps.dealing.proxied, timeout=10)
+    assert holder.own_seats() == [0, 2]
+    # the holder sees seat 2's cards as seat 2 did, and nobody else does
+    assert holder.steps.dealing.faces_of(2) == peers[2].lockstep.steps.dealing.mine
+    assert not set(peers[1].lockstep.steps.dealing.mine) & set(holder.steps.dealing.faces_of(2))
+    await finish(peers[:2], "random", timeout=60)
+    await until(lambda: all(p.lockstep.deal_verdict for p in peers[:2]), timeout=20)
+    assert {p.lockstep.deal_verdict for p in peers[:2]} == {"verified"}
+    assert peers[0].lockstep.hash == peers[1].lockstep.hash
+    await _stop(peers)
