@@ -171,6 +171,9 @@ BODIES: dict[str, dict[str, Callable[[Any], bool]]] = {
     "deck_open": {"open": _list_of(_opened, MAX_CARDS)},
     "deck_audit": {"decks": _list_of(_LABEL, MAX_DECKS), "secrets": _list_of(_deck_secret, MAX_DECKS)},
     "deck_handover": {"to": _seat, "box": _bin(limit=MAX_SIZE)},
+    "deck_ask": {"from": _list_of(lambda v: isinstance(v, list) and len(v) == 3 and _seat(v[0])
+                                  and _LABEL(v[1]) and _position(v[2]), MAX_CARDS)},
+    "deck_give": {"to": _seat, "open": _list_of(_opened, MAX_CARDS)},
     "sync_req": {"from": _int, "proof": _proof},
     "sync": {"for": _bin(32), "msgs": _list_of(_bin(limit=MAX_SIZE), 4096)},
     "chat": {"text": _str(500)},

@@ -46,7 +46,8 @@ if TYPE_CHECKING:
     from .steps import Steps
 
 DEAL_KINDS = frozenset({"deck_shuffle", "deck_lock"})
-SECRET = "deck"  # the entropy this seat's deck secrets are derived from, kept for a resume
+SECRET = "deck"
+MAX_ASKS = 256  # asks and answers acted on in one game (a seat asks once per show at most)  # the entropy this seat's deck secrets are derived from, kept for a resume
 
 
 @plain("net.Shown")
@@ -98,6 +99,11 @@ class Dealing:
         self.reveal: Reveal | None = None
         self.audits: dict[int, Envelope] = {}
         self.handovers: list[Envelope] = []  # `deck_handover` messages (a few at most)
+        # keys sent to a seat of ours that did not open: (sender, deck, position), per receiver
+        self.unopened: dict[int, list[tuple[int, str, int]]] = {}
+        # asks for keys in clear, as every peer holds them: receiver -> open (sender, deck, pos)
+        self.asks: dict[int, set[tuple[int, str, int]]] = {}
+        self.asked: list[bytes] = []  # raws of asks and gives seen (each is acted on once)
         self.audit_since: float | None = None  # when the audit began here (its deadline)
         self.verdict: str | None = None  # "verified" or who cheated, once the audit is done
         self.accused: tuple[int, ...] = ()
@@ -124,8 +130,8 @@ class Dealing:
         return sorted(s for s in {self.ctx.my_seat, *self.proxied} if s is not None and self.keys_of(s))
 
     def busy(self) -> bool:
-        """True while the table deals or reveals: steps wait."""
-        return bool(self.dealing) or self.reveal is not None
+        """True while the table deals or reveals (or a seat waits for keys in clear): steps wait."""
+        return bool(self.dealing) or self.reveal is not None or any(self.asks.values())
 
     def awaited(self) -> frozenset[int]:
         if self.dealing:
@@ -133,6 +139,8 @@ class Dealing:
             return frozenset() if table.turn is None else frozenset({table.turn})
         if self.reveal is not None:
             return self.reveal.senders - set(self.reveal.got)
+        if any(self.asks.values()):
+            return frozenset(s for entries in self.asks.values() for s, _, _ in entries)
         if self.ctx.phase == "over" and self.on and self.verdict is None:
             return frozenset(range(len(self.ctx.keys))) - set(self.audits)
         return frozenset()
@@ -337,12 +345,11 @@ class Dealing:
         for to, label, sender_body in received:
             try:
                 self.keys_of(to)[label].receive_keys(self.tables[label], env.seat, sender_body, self._box_key())
-            except DeckError as exc:  # only we can open the box: our word, which nobody can check
-                names = self.ctx.display_names()
-                who = names[env.seat] if env.seat < len(names) else f"seat {env.seat}"
-                return out + self.ctx.freeze(
-                    f"{who} sent keys for this seat's cards that do not open ({exc}): this terminal "
-                    "cannot see its cards, so it stops here; the others can vote to end the game")
+            except DeckError as exc:  # only we can open the box: we ask for those keys in clear
+                out += self.ctx.drop(env, f"its keys for seat {to}'s cards do not open ({exc}): "
+                                          "asking for them in clear", loud=True)
+                self.unopened.setdefault(to, []).extend(
+                    (env.seat, label, pos) for pos in sender_body["pos"])
         r.got[env.seat] = env
         self.ctx.accept(self.ctx.step, env)
         out.append(Keep(env.raw))
@@ -395,7 +402,10 @@ class Dealing:
         step = self.ctx.step
         self.learnt += [(step, t) for t in sorted(faces)] + [(step, t) for t in sorted(mine.get(self.ctx.my_seat, {}))]
         self.reveal = None
-        return self.steps.revealed(r.kind, faces)
+        asks: list[Output] = []
+        for seat in sorted(self.unopened):  # one ask per seat of ours, once the show is done
+            asks += self._ask(seat, self.unopened.pop(seat))
+        return asks + self.steps.revealed(r.kind, faces)
 
     def _open_mine(self, r: Reveal) -> dict[int, dict[str, Any]]:
         """Faces shown to the seats whose keys we hold (ours, and any handed to us)."""
@@ -532,6 +542,11 @@ class Dealing:
     # ---- arrivals ----------------------------------------------------------------------
     def on_message(self, env: Envelope) -> list[Output]:
         ctx = self.ctx
+        if env.kind in ("deck_ask", "deck_give"):  # whenever they come: keyed by content
+            if not self.on or env.raw in self.asked or len(self.asked) >= MAX_ASKS:
+                return [] if self.on else self.steps.buffer.hold(env)
+            self.asked.append(env.raw)
+            return self._on_ask(env) if env.kind == "deck_ask" else self._on_give(env)
         if env.kind == "deck_handover":
             if not self.on or self.dealing and not self.tables:
                 return self.steps.buffer.hold(env)
@@ -553,6 +568,57 @@ class Dealing:
     def _convict(self, env: Envelope, cheat: Cheat) -> list[Output]:
         out = self.ctx.drop(env, f"{env.kind}: {cheat}", loud=True)
         return out + self.steps.proofs.convict(env.seat, "deck", env.raw, self.ctx.step)
+
+    # ---- keys that did not open: asked for in clear ------------------------------------
+    # Only the receiver can open its box, so its word that a box is bad convicts nobody.
+    # It asks the sender to publish those keys in clear instead (one seat's key for a position
+    # tells nothing by itself); every peer checks them against their commitments. The table
+    # waits for the answer like any other message, with the same deadline and vote.
+    def _ask(self, seat: int, entries: list[tuple[int, str, int]]) -> list[Output]:
+        body = {"from": [[s, label, pos] for s, label, pos in sorted(set(entries))]}
+        env = self.ctx.sign("deck_ask", body, seat=seat)
+        return [Publish("log", env.raw)] + self.on_message(env)
+
+    def _on_ask(self, env: Envelope) -> list[Output]:
+        ctx, asker = self.ctx, env.seat
+        entries = {(s, label, pos) for s, label, pos in env.body["from"]}
+        mine = self.granted.get(asker, set()) | set(self.reveal.private.get(asker, ()) if self.reveal else ())
+        if not entries or any(s == asker or not 0 <= s < len(ctx.keys) or label not in self.tables
+                              or token(label, pos) not in mine for s, label, pos in entries):
+            return ctx.drop(env, f"seat {asker} asks for keys of cards it was not dealt")
+        self.asks.setdefault(asker, set()).update(entries)
+        ctx.accept(ctx.step, env)
+        out: list[Output] = [Keep(env.raw)] + ctx.waiting()
+        for sender in sorted({s for s, _, _ in entries} & set(self.own_seats())):
+            keys = self.keys_of(sender)
+            opened = [[label, pos, keys[label].public_key(pos)["key"]]
+                      for s, label, pos in sorted(entries) if s == sender and label in keys]
+            give = ctx.sign("deck_give", {"to": asker, "open": opened}, seat=sender)
+            out += [Publish("log", give.raw)] + self.on_message(give)
+        return out
+
+    def _on_give(self, env: Envelope) -> list[Output]:
+        ctx, to, sender = self.ctx, env.body["to"], env.seat
+        wanted = {(s, label, pos) for s, label, pos in self.asks.get(to, set()) if s == sender}
+        given = {(sender, label, pos) for label, pos, _ in env.body["open"]}
+        if not wanted or given != wanted:
+            return ctx.drop(env, f"seat {sender} gives keys nobody asked it for")
+        try:
+            keys = {(label, pos): self.tables[label].check_key(sender, pos, key) for label, pos, key in env.body["open"]}
+        except Cheat as cheat:
+            return self._convict(env, cheat)
+        self.asks[to] -= wanted
+        ctx.accept(ctx.step, env)
+        out: list[Output] = [Keep(env.raw)]
+        if to in self.own_seats():
+            held = self.keys_of(to)
+            for (label, pos), key in keys.items():
+                held[label].received.setdefault(pos, {})[sender] = key
+            faces = self._open_for(to, [token(label, pos) for label, pos in keys])
+            (self.mine if held is self.seats else self.proxied_faces.setdefault(to, {})).update(faces)
+        if any(self.asks.values()):
+            return out + ctx.waiting()
+        return out + self.steps.after_step()
 
     # ---- a seat handed to another terminal (section 12) ---------------------------------
     def hand_over(self, seat: int, to: int) -> list[Output]:

@@ -248,7 +248,9 @@ class Steps:
             return ctx.drop(env, f"{env.kind} while the game is {ctx.phase}")
         if env.step < ctx.step:
             return ctx.stale(env)
-        if env.step > ctx.step:
+        if env.step > ctx.step or self.dealing.busy():
+            # a dealt table shows or opens cards first: a move made after that (its hash is
+            # the state with those faces in) waits here until this peer has them too
             return self.buffer.hold(env)
         if env.state_hash != ctx.hash or env.prev_hash != ctx.chain:
             return ctx.desync(env)

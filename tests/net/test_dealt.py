@@ -324,9 +324,12 @@ async def test_deck_messages_from_a_key_without_a_seat_cost_nothing_and_change_n
     await _stop(peers)
 
 
-async def test_keys_that_do_not_open_stop_only_their_receiver_with_a_clear_reason(monkeypatch) -> None:
-    """A box of keys for another seat's hand that does not open: only its receiver can tell;
-    it stops with a line naming the sender (no traceback), and the others can vote."""
+@pytest.mark.parametrize("answers", [True, False])
+async def test_keys_that_do_not_open_are_asked_for_in_clear(monkeypatch, answers) -> None:
+    """A box of keys for another seat's hand that does not open: only its receiver can tell,
+    so nobody is named; it asks for those keys in clear (one seat's key alone shows nothing),
+    every peer checks them against their commitments and the game goes on to a verified end.
+    A sender that does not answer is late like any seat that does not play."""
 
     class BadBoxes(DeckSeat):
         def send_keys(self, positions, to, to_public):
@@ -343,14 +346,32 @@ async def test_keys_that_do_not_open_stop_only_their_receiver_with_a_clear_reaso
             return BadBoxes(spec, seat, DeckSecrets.derive(spec, seat, entropy))
 
     monkeypatch.setattr(dealing_module, "DeckSeat", Factory)
+    offset = [0.0]
     broker = MemoryBroker()
     transports = [MemoryTransport(broker) for _ in range(3)]
     for t in transports:
         await t.start()
-    peers = await table_of(3, transports, game=get_game("money"))
-    await until(lambda: peers[0].lockstep.frozen and peers[2].lockstep.frozen, timeout=20)
-    for p in (peers[0], peers[2]):
-        assert "P1 sent keys for this seat's cards that do not open" in p.lockstep.frozen
+    if not answers:
+        publish = transports[1].publish_now
+        transports[1].publish_now = (  # type: ignore[method-assign]
+            lambda topic, payload, qos=1, retain=False: True if b"deck_give" in payload
+            else publish(topic, payload, qos, retain))
+    peers = await table_of(3, transports, game=get_game("money"), bot="random")
+    for p in peers:
+        p.lockstep.ctx.clock = lambda: time.time() + offset[0]
+    honest = [peers[0], peers[2]]
+    if answers:
+        await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in peers)), 60)
+        assert {p.lockstep.deal_verdict for p in peers} == {"verified"}
+        assert not any(p.lockstep.proofs.proven for p in peers)  # a receiver's word names nobody
+        assert any("asking for them in clear" in d for d in peers[0].dropped)
+    else:
+        await until(lambda: all(p.lockstep.awaited() == frozenset({1}) for p in honest)
+                    and all(p.lockstep.steps.dealing.asks for p in honest), timeout=20)
+        offset[0] += 10_000
+        for p in honest:
+            options = p.lockstep.vote_options()
+            assert options is not None and options["seats"] == (1,) and options["cause"] == "late"
     await _stop(peers)
 
 
