@@ -130,7 +130,13 @@ def is_dealt_view(view: View) -> bool:
     """True for a view of a dealt game (its cards are card ids, not good ids)."""
     me = view.players[view.seat] if view.seat is not None else view.players[0]
     sample = view.piles[0][:1] + view.piles[1][:1] + me.hand[:1] + me.stand_up[:1] + me.bag[:1]
-    return any(card in CARD_GOOD for card in sample)
+    if any(card in CARD_GOOD for card in sample):
+        return True
+    # a face one zone shows (the piles may be empty, a hand still on its way): look at all
+    zones = (*view.piles, view.confiscated,
+             *(zone for p in view.players for zone in (p.hand, p.set_aside, p.bag, p.stand_up,
+                                                       p.stand_down, p.revealed)))
+    return any(card in CARD_GOOD or is_token(card) for zone in zones for card in zone)
 
 
 def in_goods(value: Any) -> Any:
@@ -138,14 +144,29 @@ def in_goods(value: Any) -> Any:
     return from_plain(_goods(to_plain(value)))
 
 
-def _goods(data: Any) -> Any:
+def shown_in_goods(view: View) -> View:
+    """A dealt view as a screen shows it: `in_goods`, and a card not known at this peer (a
+    token) as the hidden card, as the plain game's view shows it."""
+    return from_plain(_goods(to_plain(view), HIDDEN))
+
+
+def legal_in_goods(actions: Any) -> Any:
+    """A seat's legal actions as a player that thinks in goods picks among them: a tuple of
+    actions in goods, or a space whose members and samples are in goods (`to_cards` plays
+    a pick with the seat's own cards)."""
+    return tuple(map(in_goods, actions)) if isinstance(actions, tuple) else _InGoods(actions)
+
+
+def _goods(data: Any, token: str | None = None) -> Any:
     if isinstance(data, str):
         i = CARD_GOOD.get(data)
-        return data if i is None else GOODS[i]
+        if i is not None:
+            return GOODS[i]
+        return token if token is not None and is_token(data) else data
     if isinstance(data, list):
-        return [_goods(item) for item in data]
+        return [_goods(item, token) for item in data]
     if isinstance(data, dict):
-        return {k: _goods(v) for k, v in data.items()}
+        return {k: _goods(v, token) for k, v in data.items()}
     return data
 
 
@@ -191,8 +212,7 @@ def play_in_goods(choose: Callable[[View, Any], Any], view: View, actions: Any) 
     """`choose(view, actions)` of a player that thinks in goods, on a dealt game: it reads the
     view in goods and picks among its legal actions in goods; its pick is played with its own
     cards (the identified ones first, as the rules want)."""
-    shown = tuple(map(in_goods, actions)) if isinstance(actions, tuple) else _InGoods(actions)
-    pick = choose(in_goods(view), shown)
+    pick = choose(in_goods(view), legal_in_goods(actions))
     try:
         return to_cards(actions, pick)
     except (StopIteration, KeyError, AttributeError, TypeError):

@@ -107,6 +107,9 @@ class BoardText:
             return said + f" (exchange {view.exchange}/{EXCHANGES})"
         if mode == "pay":
             return f"Pay your debt with goods: {view.debt.amount} still owed" if view.debt else "Pay with goods"
+        if mode == "unpack":
+            return ("Your bag is emptied: legal goods face up, contraband face down" if self.unpacked_for_you
+                    else "Empty your bag: pick how (u), legal goods go face up")
         return {
             "aside": f"Market: mark up to {ASIDE_MAX} cards to set aside, Enter",
             "discard": "Discard onto pile 1 or 2 (t = put on top)",
@@ -137,6 +140,8 @@ class BoardText:
             "offer": f"{name(view.merchant)} makes an offer (exchange {view.exchange}/{EXCHANGES})",
             "answer": f"Sheriff {sheriff} answers {name(view.merchant)}",
             "confiscate": f"Sheriff {sheriff} places the confiscated cards",
+            # a dealt game: only the merchant knows which cards of its bag are legal goods
+            "unpack": f"{name(view.merchant)} empties the bag: legal goods face up, contraband face down",
             # network play: the merchant's client opens its sealed bag
             "open": f"{name(view.merchant)}'s bag is opened (its sealed contents are checked)",
         }.get(view.step, "")

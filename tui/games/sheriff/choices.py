@@ -6,12 +6,21 @@ from collections import Counter
 
 from rich.text import Text
 
+from engine.core import HIDDEN
 from engine.sheriff.cards import COUNTS_AS, GOODS, IDX, KIND, LEGAL, PENALTY, VALUE, goods_in_game
-from engine.sheriff.state import Choose, Declare, DrawDeck, DrawDiscard, PayGoods, View
+from engine.sheriff.state import Choose, Declare, DrawDeck, DrawDiscard, PayGoods, Unpack, View
 
 from ...widgets import PickList, PickRow
 from ..base import Legal
-from .text import good_name, good_style, good_text, goods_text, inspection_words, value
+from .text import (
+    good_name,
+    good_style,
+    good_text,
+    goods_text,
+    inspection_words,
+    unpack_words,
+    value,
+)
 
 
 class ChoicePanel:
@@ -69,6 +78,10 @@ class ChoicePanel:
                 if isinstance(action, PayGoods):
                     text = Text.assemble(goods_text(action.cards, ", "), (f"  worth {value(action.cards)}", "dim"))
                     rows.append(PickRow(action, text, True))
+        elif mode == "unpack" and me is not None:
+            for action in legal:
+                if isinstance(action, Unpack):
+                    rows.append(PickRow(action, Text(unpack_words(action, len(me.bag))), True))
         choices.display = bool(mode)
         choices.set_rows(rows)
 
@@ -88,6 +101,9 @@ class ChoicePanel:
 
     def _hand_row(self, index: int, card: str) -> PickRow:
         on = index in self.selected
+        if card not in IDX:  # over the network: a card dealt to this seat still on its way
+            return PickRow(index, Text.assemble(("[ ] ", "dim"), (f"{good_name(HIDDEN):<15} ", "dim"),
+                                                ("on its way to you", "dim")))
         kind = KIND[IDX[card]]
         if card in COUNTS_AS:  # royal goods count as several legal goods for King and Queen
             base, times = COUNTS_AS[card]
@@ -161,6 +177,8 @@ class ChoicePanel:
         if me is None or view.phase != "market" or self._hand_before is None:
             return
         gained = Counter(me.hand) - Counter(self._hand_before)
+        if HIDDEN in gained:
+            return  # the drawn card is still on its way (network): note it once it arrives
         if sum(gained.values()) == 1 and self._draw_source:
             self.draws.append((self._draw_source, next(iter(gained))))
             self._hand_before = None

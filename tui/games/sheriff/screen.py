@@ -13,6 +13,12 @@ one-line box that opens with t or d. Opened bags are turned over card by card.
 Everything drawn comes from the seat's view and its legal actions; actions are built here,
 checked with `in` against the legal ones, and an illegal one is still sent so the table
 answers with the engine's reason (the base shows it on the message line).
+
+A network game is dealt (engine/sheriff/dealt.py): its cards are card ids and tokens. The
+screen reads it in goods as it reads the plain game (`dealt_view.shown_in_goods`,
+`legal_in_goods`) and plays each choice with the seat's own cards (`to_cards`). The dealt
+game's unpack step (the merchant turns its passed bag's legal goods face up) is played for the
+player when it is the only way, and said so in the log; otherwise u plays the picked way.
 """
 
 from __future__ import annotations
@@ -25,7 +31,9 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Input, Static
 
+from engine.core import HIDDEN
 from engine.sheriff.cards import ASIDE_MAX, BAG_MAX, IDX
+from engine.sheriff.dealt_view import is_dealt_view, legal_in_goods, shown_in_goods, to_cards
 from engine.sheriff.state import (
     Accept,
     Confiscate,
@@ -39,19 +47,20 @@ from engine.sheriff.state import (
     Pass,
     SeatView,
     SetAside,
+    Unpack,
     View,
 )
 from engine.sheriff.view import market_turn_over
 
 from ...screens.dialogs import ConfirmDialog
-from ...widgets import PickList
+from ...widgets import GameLogPanel, PickList
 from ...widgets.panel import Panel
 from ..base import STYLES, GameScreen, Legal
 from .board import BoardText
 from .choices import ChoicePanel
 from .detail import DetailPanel
 from .offer import OfferKeys
-from .text import REVEAL_SECONDS, good_name, plural
+from .text import REVEAL_SECONDS, good_name, plural, unpack_words
 from .widgets import TextEntry, guarded
 
 log = logging.getLogger(__name__)
@@ -81,6 +90,7 @@ class SheriffScreen(BoardText, DetailPanel, ChoicePanel, OfferKeys, GameScreen):
         Binding("p", "answer('pass')", "Pass", show=True),
         Binding("i", "answer('inspect')", "Inspect", show=True),
         Binding("d", "answer('demand')", "Demand", show=True),
+        Binding("u", "unpack", "Unpack", show=True),
     ]
 
     def __init__(self, table) -> None:
@@ -112,6 +122,12 @@ class SheriffScreen(BoardText, DetailPanel, ChoicePanel, OfferKeys, GameScreen):
         # this seat's own answers as Sheriff: (round, merchant) -> outcome (the round may end
         # with that answer, so no view shows its outcome)
         self.verdicts: dict[tuple[int, int], str] = {}
+        # a dealt game (network): the view and legal actions read in goods, the seat's own
+        # legal actions (card ids) kept to play a choice with its cards
+        self.dealt = False
+        self.card_legal: Legal = ()
+        self._unpacked: tuple[Any, ...] = ()  # the unpack step played for the player
+        self._unpack_key: tuple[Any, ...] = ()  # the unpack step shown now
 
     # ---- layout --------------------------------------------------------------------------
     def compose_board(self) -> ComposeResult:
@@ -144,7 +160,7 @@ class SheriffScreen(BoardText, DetailPanel, ChoicePanel, OfferKeys, GameScreen):
         if view.phase in ("load", "declare"):
             return view.phase
         if view.phase == "inspect":
-            return view.step  # choose, offer, answer, confiscate, pay
+            return view.step  # choose, offer, answer, unpack, confiscate, pay
         return ""
 
     @staticmethod
@@ -161,7 +177,7 @@ class SheriffScreen(BoardText, DetailPanel, ChoicePanel, OfferKeys, GameScreen):
             "set_aside": mode == "aside",
             "load": mode == "load",
             "make_offer": mode == "offer",
-            "pick": mode in ("draw", "declare", "choose", "answer", "pay"),
+            "pick": mode in ("draw", "declare", "choose", "answer", "pay", "unpack"),
             "pile": mode in ("draw", "discard", "confiscate"),
             "draw_deck": mode == "draw",
             "to_top": mode in ("discard", "confiscate"),
@@ -170,6 +186,7 @@ class SheriffScreen(BoardText, DetailPanel, ChoicePanel, OfferKeys, GameScreen):
             "promise": mode == "offer",
             "no_offer": mode == "offer",
             "answer": mode == "answer",
+            "unpack": mode == "unpack" and not self.unpacked_for_you,
         }
         if action in wanted:
             if not wanted[action] or self._entry_for:
@@ -185,6 +202,10 @@ class SheriffScreen(BoardText, DetailPanel, ChoicePanel, OfferKeys, GameScreen):
 
     # ---- drawing -------------------------------------------------------------------------
     def render_view(self, view: View, legal: Legal) -> None:
+        self.dealt = self.dealt or is_dealt_view(view)  # a game stays dealt once seen so
+        if self.dealt:
+            self.card_legal = legal
+            view, legal = shown_in_goods(view), legal_in_goods(legal)
         self.view, self.legal = view, legal
         mode = self._mode(view)
         step_key = (view.seat, view.round, view.phase, view.step, view.merchant, view.exchange, mode)
@@ -193,6 +214,7 @@ class SheriffScreen(BoardText, DetailPanel, ChoicePanel, OfferKeys, GameScreen):
         if fresh:
             self._reset_builders(view, mode)
         self.mode = mode
+        auto = self._only_unpack(legal, step_key) if mode == "unpack" else None
         self._remember(view)
         self._track_market(view)
         self.query_one("#piles", Static).update(self._piles_text(view))
@@ -212,6 +234,8 @@ class SheriffScreen(BoardText, DetailPanel, ChoicePanel, OfferKeys, GameScreen):
             self.close_entry()
         if not self._entry_for and isinstance(self.focused, TextEntry):
             self.set_focus(None)  # a hidden box must not keep the keyboard
+        if auto is not None:
+            self._unpack_alone(auto)
 
     def _remember(self, view: View) -> None:
         for p in view.players:
@@ -270,6 +294,10 @@ class SheriffScreen(BoardText, DetailPanel, ChoicePanel, OfferKeys, GameScreen):
         if not isinstance(index, int):
             return
         most = ASIDE_MAX if self.mode == "aside" else BAG_MAX
+        me = self.me
+        if index not in self.selected and me is not None and index < len(me.hand) and me.hand[index] == HIDDEN:
+            self.show_message("That card is still on its way to you.", error=True)
+            return
         if index in self.selected:
             self.selected.discard(index)
         elif len(self.selected) >= most:
@@ -284,7 +312,8 @@ class SheriffScreen(BoardText, DetailPanel, ChoicePanel, OfferKeys, GameScreen):
         me = self.me
         if me is None:
             return ()
-        return tuple(sorted((me.hand[i] for i in self.selected if i < len(me.hand)), key=IDX.__getitem__))
+        picked = (me.hand[i] for i in self.selected if i < len(me.hand))
+        return tuple(sorted((c for c in picked if c in IDX), key=IDX.__getitem__))
 
     def _send(self, action: object) -> None:
         """Send a built action; an illegal one still goes, so the engine says why in words."""
@@ -295,6 +324,47 @@ class SheriffScreen(BoardText, DetailPanel, ChoicePanel, OfferKeys, GameScreen):
             outcome = {Accept: "deal", Pass: "passed", Inspect: "inspected"}[type(action)]
             self.verdicts[(view.round, view.merchant)] = outcome
         self.submit(action)
+
+    def submit(self, action: object) -> None:
+        """Send an action; in a dealt game, a choice made in goods goes with the seat's cards."""
+        super().submit(self._with_cards(action) if self.dealt else action)
+
+    def _with_cards(self, choice: object) -> object:
+        try:
+            action = to_cards(self.card_legal, choice)
+        except (StopIteration, KeyError, AttributeError, TypeError, ValueError):
+            action = None  # goods the seat does not hold: the engine says why in words
+        # a choice naming no card (a declaration, an answer, a demand) is the same in both forms
+        return choice if action is None else action
+
+    # ---- the dealt game's unpack step ------------------------------------------------------
+    @property
+    def unpacked_for_you(self) -> bool:
+        """This step's unpack was played for the player (the prompt says so)."""
+        return bool(self._unpacked) and self._unpacked == self._unpack_key
+
+    def _only_unpack(self, legal: Legal, step_key: tuple[Any, ...]) -> Unpack | None:
+        """The unpack to play for the player now: the only legal way, not played yet."""
+        self._unpack_key = step_key
+        ways = [a for a in legal if isinstance(a, Unpack)] if isinstance(legal, tuple) else []
+        if len(ways) != 1 or len(legal) != 1 or self._unpacked == step_key or not self.my_turn:
+            return None
+        self._unpacked = step_key
+        return ways[0]
+
+    def _unpack_alone(self, unpack: Unpack) -> None:
+        """Played at once, and said so in the log (the table's own line names no face down card)."""
+        me = self.me
+        size = len(me.bag) if me is not None else 0
+        self.query_one("#game-log", GameLogPanel).add(
+            f"You empty your bag (the only way): {unpack_words(unpack, size)}")
+        self._send(unpack)
+
+    @guarded
+    def action_unpack(self) -> None:
+        row = self.query_one("#choices", PickList).highlighted_row
+        if self.mode == "unpack" and row is not None and isinstance(row.key, Unpack):
+            self._send(row.key)
 
     @guarded
     def action_set_aside(self) -> None:

@@ -9,7 +9,7 @@ from rich.text import Text
 
 from engine.core import HIDDEN
 from engine.sheriff.cards import GOODS, IDX, KIND, NAME, VALUE
-from engine.sheriff.state import Inspection
+from engine.sheriff.state import Inspection, Unpack
 
 KIND_STYLE = {"legal": "green", "contraband": "red", "royal": "magenta"}
 GOOD_STYLE = {"apple": "bold green", "cheese": "bold yellow", "bread": "bold #d7875f", "chicken": "bold white"}
@@ -21,13 +21,13 @@ REVEAL_SECONDS = 0.35
 
 # ---- card text ------------------------------------------------------------------------------
 def good_style(good: str) -> str:
-    if good == HIDDEN:
+    if good not in IDX:  # the hidden card (anything else unknown is shown as one, never raised)
         return "dim"
     return GOOD_STYLE.get(good) or KIND_STYLE[KIND[IDX[good]]]
 
 
 def good_name(good: str) -> str:
-    return "?" if good == HIDDEN else NAME[good]
+    return NAME.get(good, "?")
 
 
 def good_text(good: str, n: int | None = None) -> Text:
@@ -40,8 +40,9 @@ def by_kind(cards: Sequence[str]) -> list[tuple[str, int]]:
     """(good, count) in card order, unknown cards ("?") last."""
     counts = Counter(cards)
     out = [(g, counts[g]) for g in GOODS if counts[g]]
-    if counts[HIDDEN]:
-        out.append((HIDDEN, counts[HIDDEN]))
+    unknown = sum(n for g, n in counts.items() if g not in IDX)
+    if unknown:
+        out.append((HIDDEN, unknown))
     return out
 
 
@@ -52,7 +53,7 @@ def goods_text(cards: Sequence[str], sep: str = " · ", empty: str = "nothing") 
 
 
 def value(cards: Sequence[str]) -> int:
-    return sum(VALUE[IDX[c]] for c in cards if c != HIDDEN)
+    return sum(VALUE[IDX[c]] for c in cards if c in IDX)
 
 
 def inspection_words(inspection: Inspection) -> str:
@@ -65,3 +66,16 @@ def inspection_words(inspection: Inspection) -> str:
 
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def unpack_words(unpack: Unpack, bag_size: int) -> str:
+    """An emptied bag in words: goods handed over, legal goods face up, the rest face down."""
+    parts = []
+    if unpack.delivered:
+        parts.append("to the Sheriff " + ", ".join(f"{good_name(g)} {n}" for g, n in by_kind(unpack.delivered)))
+    if unpack.face_up:
+        parts.append("face up " + ", ".join(f"{good_name(g)} {n}" for g, n in by_kind(unpack.face_up)))
+    down = bag_size - len(unpack.delivered) - len(unpack.face_up)
+    if down > 0:
+        parts.append(f"{plural(down, 'card')} face down")
+    return "; ".join(parts) or "nothing"

@@ -1,0 +1,90 @@
+"""The Sheriff screen on a dealt game (one id per physical card, as the network deals it):
+it reads like the plain game, plays the player's choices with the seat's own cards, and
+empties a passed bag for the merchant when that is the only way."""
+
+from __future__ import annotations
+
+import random
+import re
+
+from engine.core import final_state
+from engine.sheriff import GAME
+from engine.sheriff.cards import card_deck
+from engine.sheriff.state import Unpack
+from tui.app import GamenightApp
+from tui.games.sheriff import SheriffScreen
+from tui.screens.end import EndScreen
+from tui.screens.new_game import GameSetup
+from tui.widgets import GameLogPanel
+
+from .helpers import screen_text, settle
+from .test_sheriff_screen import keys_for
+
+CARD_ID = re.compile(r"[a-z_]+#\d+|\?[a-z0-9]+:\d+")
+"""A card id (`apple#3`) or a token (`?deck:12`): never on a player's screen."""
+
+
+def dealt_setup(seed: int) -> GameSetup:
+    deck = list(card_deck(3, True))
+    random.Random(seed).shuffle(deck)
+    return GameSetup("sheriff", 3, 2, options={"deck": deck}, seed=seed, names=["Ann"], bot_delay=0)
+
+
+def dealt_keys(screen: SheriffScreen) -> list[str]:
+    if screen.mode == "unpack":
+        return []  # played for the player: nothing to press
+    return keys_for(screen)
+
+
+async def test_a_dealt_game_plays_to_the_end_through_the_keys_and_shows_goods_never_ids(config):
+    app = GamenightApp(start=dealt_setup(3), config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, SheriffScreen) and screen.dealt
+        for _ in range(800):
+            screen = app.screen
+            if isinstance(screen, EndScreen):
+                break
+            text = screen_text(app)
+            assert "⚠" not in text and not CARD_ID.search(text), text
+            if screen.my_turn:
+                await pilot.press(*dealt_keys(screen))
+            await settle(pilot)
+        else:
+            raise AssertionError("the game did not end")
+        table = app.tables[0]
+        state = final_state(GAME, table.game_log)
+        assert GAME.is_over(state)
+        mine = [a for step in table.game_log.steps for seat, a in step if seat == 0]
+        assert sum(isinstance(a, Unpack) for a in mine) >= 1, "the bribed Sheriff let no bag of Ann through"
+        assert sum(1 for a in mine if not isinstance(a, Unpack)) > 20
+
+
+async def test_the_only_way_to_empty_a_bag_is_played_and_said_in_the_log(config):
+    app = GamenightApp(start=dealt_setup(3), config=config)
+    added: list[str] = []
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        log = screen.query_one("#game-log", GameLogPanel)
+        add = log.add
+
+        def spy(line: str) -> None:
+            added.append(line)
+            add(line)
+
+        log.add = spy  # type: ignore[method-assign]
+        table = app.tables[0]
+        for _ in range(400):
+            if any(isinstance(a, Unpack) for step in table.game_log.steps for s, a in step if s == 0):
+                break
+            if app.screen.my_turn:
+                await pilot.press(*dealt_keys(app.screen))
+            await settle(pilot)
+        else:
+            raise AssertionError("Ann's bag was never let through")
+        said = [line for line in added if line.startswith("You empty your bag (the only way)")]
+        assert len(said) == 1, added
+        assert not CARD_ID.search(said[0]) and ("face up" in said[0] or "face down" in said[0]
+                                               or "to the Sheriff" in said[0])
