@@ -1034,7 +1034,7 @@ class Sheriff(Game):
 
     # ---- hidden cards over the network (engine/sheriff/dealt.py) -------------------------
     def decks(self, n_players: int, options: Mapping[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        if not NETWORK_DEAL:  # the network table deals from the seed until its screens read cards
+        if not NETWORK_DEAL:  # off: the network table deals from the seed, bags sealed
             return ()
         royal = self.check_options(options)["royal_goods"]  # the dealer passes them unchecked
         return (("deck", card_deck(n_players, royal)),)
@@ -1164,10 +1164,10 @@ Sheriff._steps = {kind: _one_step for kind in _APPLY}
 
 GAME = Sheriff()
 
-# Sheriff plays on partial knowledge (dealt.py; tests/engine/sheriff/test_hidden.py turns this
-# on), but a network table deals it from the seed, with sealed bags, until the Sheriff screens
-# show a dealt game's cards and its unpack step: then this goes on.
-NETWORK_DEAL = False
+# A network table deals Sheriff face down (dealt.py: partial knowledge, the merchant's unpack
+# step); the Sheriff screens read a dealt game in goods. Off, a network table deals from the
+# seed with sealed bags (tests/net/test_sealed.py keeps that mechanism tested).
+NETWORK_DEAL = True
 
 from . import dealt as _dealt  # noqa: E402  (last: they build on the helpers above)
 from . import dealt_view as _dealt_view  # noqa: E402

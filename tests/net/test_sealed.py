@@ -3,6 +3,9 @@
 At LOAD each merchant publishes `seal` (its commitment and `SealedLoad(count)`); no reveal is
 ever sent, so no peer holds another merchant's bag until the rules open it: then the merchant's
 peer sends `open` by itself, which every peer checks against the commitment.
+
+A network Sheriff table is dealt face down now (its bags are tokens, no seal needed); these
+tests play Sheriff with that deal off (`NETWORK_DEAL`), so the sealed mechanism stays tested.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import asyncio
 
 import pytest
 
+import engine.sheriff.rules as sheriff_rules
 from engine.bots import make_bot
 from engine.core import HIDDEN, Stream, final_state, state_hash, to_plain
 from engine.registry import get_game
@@ -27,6 +31,12 @@ from .helpers import forge, until
 
 GAME = get_game("sheriff")
 ZERO = (0,) * len(GOODS)
+
+
+@pytest.fixture(autouse=True)
+def sealed_sheriff(monkeypatch):
+    """A network Sheriff table dealt from the seed: its bags go sealed."""
+    monkeypatch.setattr(sheriff_rules, "NETWORK_DEAL", False)
 
 
 async def _sheriff_table(transports, *, bots, persist=False, identities=None):

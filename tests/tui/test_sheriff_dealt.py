@@ -88,3 +88,52 @@ async def test_the_only_way_to_empty_a_bag_is_played_and_said_in_the_log(config)
         assert len(said) == 1, added
         assert not CARD_ID.search(said[0]) and ("face up" in said[0] or "face down" in said[0]
                                                or "to the Sheriff" in said[0])
+
+
+async def test_a_network_game_dealt_face_down_plays_through_the_screen(config):
+    """Seat 0 at the screen, two bots: cards arrive as tokens are revealed; the screen shows
+    goods and hidden cards only, and the whole game ends verified."""
+    from net.session import host_game, join_game
+    from net.transport import MemoryBroker, MemoryTransport
+    from tests.net.helpers import until
+    from tui.net_table import NetTable
+
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(3)]
+    for t in transports:
+        await t.start()
+    from net.identity import Identity
+
+    peers = [await host_game(GAME, transports[0], Identity.generate(), players=3, persist=False, name="Ann")]
+    for s in (1, 2):
+        peers.append(await join_game(transports[s], Identity.generate(), peers[0].lockstep.gid,
+                                     name=f"Bot{s}", persist=False, bot="best", game=GAME))
+    await until(lambda: all(p.lockstep.phase == "play" for p in peers), timeout=20)
+    assert peers[0].lockstep.steps.dealing.on, "a network Sheriff table deals face down"
+    app = GamenightApp(config=config)
+    modes: set[str] = set()
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.open_table(NetTable(peers[0]))
+            await settle(pilot)
+            for _ in range(3000):
+                screen = app.screen
+                if isinstance(screen, EndScreen) or peers[0].lockstep.phase == "over":
+                    break
+                text = screen_text(app)
+                assert "⚠" not in text and not CARD_ID.search(text), text
+                if isinstance(screen, SheriffScreen) and screen.my_turn and screen.view is not None:
+                    modes.add(screen.mode)
+                    await pilot.press(*dealt_keys(screen))
+                await pilot.pause(0.01)
+            else:
+                raise AssertionError(f"the game did not end: {peers[0].lockstep.phase}")
+            await until(lambda: all(p.lockstep.steps.dealing.verdict for p in peers), timeout=20)
+            assert {p.lockstep.steps.dealing.verdict for p in peers} == {"verified"}
+            assert {p.lockstep.hash for p in peers} == {peers[0].lockstep.hash}
+            mine = [a for step in peers[0].lockstep.game_log.steps for seat, a in step if seat == 0]
+            assert any(isinstance(a, Unpack) for a in mine), "Ann's bag was never let through"
+    finally:
+        for p in peers:
+            await p.stop(clean=False)
+    assert {"aside", "load", "declare", "offer"} <= modes, modes
