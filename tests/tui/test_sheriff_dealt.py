@@ -137,3 +137,21 @@ async def test_a_network_game_dealt_face_down_plays_through_the_screen(config):
         for p in peers:
             await p.stop(clean=False)
     assert {"aside", "load", "declare", "offer"} <= modes, modes
+
+
+def test_a_card_still_on_its_way_reads_as_the_hidden_card_and_a_token_never_as_text():
+    """The public state at a peer holds tokens for the seat's own cards until their keys
+    arrive: the screen's view of it shows hidden cards, goods for the faces on the piles."""
+    from engine.core import HIDDEN
+    from engine.core.dealer import HiddenPlay
+    from engine.sheriff.cards import GOODS
+    from engine.sheriff.dealt_view import is_dealt_view, shown_in_goods
+    from tui.games.sheriff.text import good_name, goods_text
+
+    play = HiddenPlay.start(GAME, 3, b"on-its-way", {"first_sheriff": 0})
+    view = GAME.view(play.public, 1)  # seat 1 before any of its cards was shown to it
+    assert is_dealt_view(view)
+    shown = shown_in_goods(view)
+    assert shown.players[1].hand == (HIDDEN,) * 6
+    assert all(card in GOODS for pile in shown.piles for card in pile)
+    assert good_name("?deck:3") == "?" and str(goods_text(("apple", "?deck:3"))) == "Apples 1 · ? 1"
