@@ -79,6 +79,7 @@ class BlindPicks(Game):
     max_players = 16
 
     def __init__(self, rounds: int) -> None:
+        super().__init__()  # the fast lane's tables (Game.__init__)
         self.rounds = rounds
 
     def _setup(self, n_players, seed, options):

@@ -331,10 +331,10 @@ class Steps:
         """A show or an open is complete: write its faces in and go on."""
         ctx = self.ctx
         self.state = reveal(self.state, faces)
-        ctx.hash = bytes.fromhex(state_hash(self.state))
-        if kind == "deck_open" and self.held is not None:
+        if kind == "deck_open" and self.held is not None:  # the step's own hash follows at once
             (actions, mode), self.held = self.held, None
             return self._apply({s: reveal(a, faces) for s, a in actions.items()}, mode)
+        ctx.hash = bytes.fromhex(state_hash(self.state))
         self.heads[-1] = (ctx.hash, ctx.chain)
         self.states[-1] = self.state
         return self.after_step()
