@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from rich.text import Text
 from textual.app import App, ComposeResult
-from textual.widgets._footer import FooterKey
 
 from tui.app import GamenightApp
 from tui.games.money.screen import MoneyScreen
@@ -21,20 +20,20 @@ async def test_the_footer_changes_only_when_the_keys_change(config):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         footer = app.screen.query_one(GameFooter)
-        changes = footer.rebuilds + footer.relabels
+        changes = footer.rebuilds
         await pilot.press("space", "space", "down", "space")  # the bid changes; the keys do not
         await settle(pilot)
-        assert footer.rebuilds + footer.relabels == changes
+        assert footer.rebuilds == changes
         assert "Place bid" in screen_text(app)
         await pilot.press("enter")  # the bid goes in: the turn's keys replace the bid's
         await settle(pilot)
-        assert footer.rebuilds + footer.relabels > changes
+        assert footer.rebuilds > changes
         assert "Place bid" not in screen_text(app).splitlines()[-1]
 
 
-async def test_the_footer_shows_the_keys_a_new_footer_would(config):
-    """Keys are hidden and shown again as the game moves on (bid, turns, other seats' turns):
-    the footer shows the screen's keys in order, and the line a footer built afresh shows."""
+async def test_the_footer_shows_the_screens_keys_main_key_first(config):
+    """As the game moves on (bid, turns, other seats' turns) the last line shows the screen's
+    shown keys, Enter's first and the frame's last, and a key that is off is dimmed."""
     app = GamenightApp(start=GameSetup("money", 4, 3, seed=5, names=["Ann"], bot_delay=0), config=config)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -47,15 +46,26 @@ async def test_the_footer_shows_the_keys_a_new_footer_would(config):
             keys = ["space", "enter"] if screen.bidding else (["1"] if screen.choosing else [])
             await pilot.press(*keys)
             await settle(pilot)
-            shown = [(k.key, k.description, not k._disabled) for k in footer.query(FooterKey) if k.display]
-            assert shown == [(b.key, b.description, enabled) for b, enabled, _ in footer._keys()]
-            seen.add(tuple(shown))
-        assert len(seen) >= 2 and footer.relabels > 0  # the keys changed without a rebuild
-        line = screen_text(app).splitlines()[-1]
-        footer._pool = []  # forget the hidden keys: compose only what is shown now
-        footer.refresh(recompose=True)
+            shown = [b for b in screen.active_bindings.values() if b.binding.show]
+            descriptions = list(dict.fromkeys(b.binding.description for b in shown))
+            line = screen_text(app).splitlines()[-1]
+            positions = [line.find(f" {d} ") for d in descriptions if line.find(f" {d} ") >= 0]
+            assert len(positions) == len(descriptions), (descriptions, line)
+            assert line.index(" Help ") > max(line.find(f" {d} ") for d in ("Place bid", "Choose", "Add card", "Side I"))
+            if screen.choosing or screen.bidding:
+                assert line.startswith(" ⏎ "), line  # the main key first
+            seen.add(line)
+        assert len(seen) >= 2 and footer.rebuilds >= 2  # the keys changed on the way
+
+
+async def test_a_click_on_a_footer_key_presses_it(config):
+    app = GamenightApp(start=GameSetup("money", 4, 3, seed=3, names=["Ann"], bot_delay=0), config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
-        assert screen_text(app).splitlines()[-1] == line
+        line = screen_text(app).splitlines()[-1]
+        await pilot.click(GameFooter, offset=(line.index("Help"), 0))
+        await settle(pilot)
+        assert type(app.screen).__name__ == "RulesScreen"
 
 
 class PanelApp(App[None]):
