@@ -69,7 +69,9 @@ class PickList(Widget, can_focus=True):
         cursor = max(0, min(cursor, len(rows) - 1))
         if rows == self.rows and cursor == self.cursor:
             return  # nothing to redraw
-        resized = len(rows) != len(self.rows)  # the height follows the rows: a layout pass
+        # A list of fixed height (the screen's styles) keeps its size: a repaint, no layout pass.
+        height = self.styles.height
+        resized = len(rows) != len(self.rows) and (height is None or height.is_auto)
         self.rows, self.cursor = rows, cursor
         self._scroll_into_view()
         self.refresh(layout=resized)
