@@ -3,17 +3,23 @@
 Rows are drawn as given (the screen decides marks and colours); disabled rows are dimmed and
 skipped by nothing (the cursor may rest on them so a player can read why they are off).
 Only the rows that fit are drawn, scrolled so the cursor stays in sight: at 80x24 a 20-card
-hand fits in a few lines.
+hand fits in a few lines. The list draws line by line and repaints only the lines that change
+(a card marked, the cursor moved): a 20-card hand is not drawn again for one card.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.style import Style
 from rich.text import Text
 from textual.binding import Binding
+from textual.geometry import Region
 from textual.message import Message
+from textual.strip import Strip
 from textual.widget import Widget
+
+_UNKNOWN = object()
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,8 @@ class PickList(Widget, can_focus=True):
         self.cursor = 0
         self.top = 0
         self.empty = empty
+        self._drawn: list[object] = []  # what each line shows on screen (as drawn last)
+        self._style = Style()
 
     @property
     def highlighted(self) -> object | None:
@@ -74,14 +82,17 @@ class PickList(Widget, can_focus=True):
         resized = len(rows) != len(self.rows) and (height is None or height.is_auto)
         self.rows, self.cursor = rows, cursor
         self._scroll_into_view()
-        self.refresh(layout=resized)
+        if resized:
+            self.refresh(layout=True)
+        else:
+            self._repaint_changed()
 
     def action_move(self, delta: int) -> None:
         if not self.rows:
             return
         self.cursor = max(0, min(self.cursor + delta, len(self.rows) - 1))
         self._scroll_into_view()
-        self.refresh()
+        self._repaint_changed()
         self.post_message(self.Moved(self, self.highlighted))
 
     def action_jump(self, index: int) -> None:
@@ -101,37 +112,81 @@ class PickList(Widget, can_focus=True):
 
     def on_resize(self) -> None:
         self._scroll_into_view()
+        self._drawn = []  # Textual repaints a resized widget whole
 
     def get_content_height(self, container, viewport, width: int) -> int:
         return max(1, len(self.rows))
 
-    def render(self) -> Text:
+    # ---- drawing, line by line -----------------------------------------------------------
+    def _line(self, y: int) -> tuple[object, ...] | None:
+        """What line y shows: (row, at the cursor, focused, "more" note), or None (blank)."""
         if not self.rows:
-            return Text(self.empty, style="dim italic")
-        self._scroll_into_view()
+            return ("empty", self.empty) if y == 0 else None
         visible = self._visible()
-        out = Text(no_wrap=True, overflow="ellipsis")
-        shown = self.rows[self.top:self.top + visible]
-        for offset, row in enumerate(shown):
-            index = self.top + offset
-            line = row.text.copy() if isinstance(row.text, Text) else Text(str(row.text))
-            if not row.enabled:
-                line.stylize("dim")
-            marker = "▶ " if index == self.cursor and self.has_focus else ("› " if index == self.cursor else "  ")
-            line = Text(marker) + line
-            if index == self.cursor:
-                line.stylize("reverse" if self.has_focus else "bold")
-            if offset:
-                out.append("\n")
-            out.append_text(line)
-        more_above, more_below = self.top > 0, self.top + visible < len(self.rows)
-        if more_above or more_below:
-            arrows = ("↑" if more_above else "") + ("↓" if more_below else "")
-            out.append(f"  {arrows} more ({len(self.rows)} in all)", style="dim")
-        return out
+        index = self.top + y
+        if y >= visible or index >= len(self.rows):
+            return None
+        at_cursor = index == self.cursor
+        note = ""
+        if y == min(visible, len(self.rows) - self.top) - 1:  # the last line shown
+            more_above, more_below = self.top > 0, self.top + visible < len(self.rows)
+            if more_above or more_below:
+                note = f"  {'↑' if more_above else ''}{'↓' if more_below else ''} more ({len(self.rows)} in all)"
+        return (self.rows[index], at_cursor, at_cursor and self.has_focus, note)
+
+    def _repaint_changed(self) -> None:
+        """Repaint the lines that show something else than when last drawn (all when unknown)."""
+        drawn = self._drawn
+        height = self.size.height
+        if not height or len(drawn) != height:
+            self.refresh()
+            return
+        width = self.size.width
+        for y in range(height):
+            if self._line(y) != drawn[y]:
+                self.refresh(Region(0, y, width, 1))
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        self._style = self.rich_style  # once per paint, not once per line: it walks the DOM
+        self._scroll_into_view()
+        height = self.size.height
+        self._drawn = (self._drawn + [_UNKNOWN] * height)[:height]
+        return super().render_lines(crop)
+
+    def render_line(self, y: int) -> Strip:
+        """Textual asks only for the lines marked for repaint (or all, after a resize)."""
+        width = self.size.width
+        line = self._line(y)
+        if y < len(self._drawn):
+            self._drawn[y] = line
+        if line is None:
+            return Strip.blank(width, self._style)
+        if line[0] == "empty":
+            text = Text(self.empty, style="dim italic", no_wrap=True, overflow="ellipsis")
+        else:
+            row, at_cursor, focused, note = line
+            assert isinstance(row, PickRow)
+            text = self._row_text(row, bool(at_cursor), bool(focused), str(note))
+        console = self.app.console
+        segments = console.render_lines(text, console.options.update_width(width), pad=True)[0]
+        return Strip(segments, width).apply_style(self._style)
+
+    @staticmethod
+    def _row_text(row: PickRow, at_cursor: bool, focused: bool, note: str) -> Text:
+        line = row.text.copy() if isinstance(row.text, Text) else Text(str(row.text))
+        if not row.enabled:
+            line.stylize("dim")
+        marker = "▶ " if at_cursor and focused else ("› " if at_cursor else "  ")
+        line = Text(marker) + line
+        if at_cursor:
+            line.stylize("reverse" if focused else "bold")
+        line.no_wrap, line.overflow = True, "ellipsis"
+        if note:
+            line.append(note, style="dim")
+        return line
 
     def on_focus(self) -> None:
-        self.refresh()
+        self._repaint_changed()
 
     def on_blur(self) -> None:
-        self.refresh()
+        self._repaint_changed()
