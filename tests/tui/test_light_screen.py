@@ -90,3 +90,29 @@ async def test_a_panel_ignores_an_update_with_what_it_shows(monkeypatch):
         panel.update(Text("two"))
         await pilot.pause()
         assert calls and "two" in str(panel.render())
+
+
+async def test_the_money_board_keeps_its_place_from_step_to_step(config):
+    """The bids panel keeps one height all game: the hand does not jump between bids and
+    turns, and in the bid step the choices take no room (nor the focus)."""
+    app = GamenightApp(start=GameSetup("money", 4, 3, seed=5, names=["Ann"], bot_delay=0), config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        title_at = screen.query_one("#hand-title").region.y
+        bid_steps = 0
+        for _ in range(8):
+            if not isinstance(app.screen, MoneyScreen):
+                break
+            if screen.bidding:
+                bid_steps += 1
+                assert screen.query_one("#hand-title").region.y == title_at
+                assert screen.query_one("#choices").region.height == 0
+                await pilot.press("tab")  # the focus stays on the hand: the choices are empty
+                assert app.focused is screen.query_one("#hand")
+                await pilot.press("space", "enter")
+            elif screen.choosing:
+                assert screen.query_one("#choices").region.height > 0
+                await pilot.press("1")
+            await settle(pilot)
+        assert bid_steps >= 2

@@ -51,8 +51,13 @@ class PickList(Widget, can_focus=True):
         pick_list: PickList
         key: object
 
-    def __init__(self, *, empty: str = "", id: str | None = None, classes: str | None = None) -> None:
+    def __init__(self, *, empty: str = "", collapse_empty: bool = False, id: str | None = None,
+                 classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
+        self.collapse_empty = collapse_empty
+        """With no rows, take no room (a list of `height: auto`) and no focus."""
+        if collapse_empty:
+            self.can_focus = False  # until it has rows
         self.rows: list[PickRow] = []
         self.cursor = 0
         self.top = 0
@@ -81,6 +86,8 @@ class PickList(Widget, can_focus=True):
         height = self.styles.height
         resized = len(rows) != len(self.rows) and (height is None or height.is_auto)
         self.rows, self.cursor = rows, cursor
+        if self.collapse_empty:
+            self.can_focus = bool(rows)  # Tab does not stop on a list that takes no room
         self._scroll_into_view()
         if resized:
             self.refresh(layout=True)
@@ -115,6 +122,8 @@ class PickList(Widget, can_focus=True):
         self._drawn = []  # Textual repaints a resized widget whole
 
     def get_content_height(self, container, viewport, width: int) -> int:
+        if not self.rows and self.collapse_empty:
+            return 0  # no room taken: like hiding it, without restyling the screen
         return max(1, len(self.rows))
 
     # ---- drawing, line by line -----------------------------------------------------------
