@@ -63,6 +63,7 @@ class PickList(Widget, can_focus=True):
         self.top = 0
         self.empty = empty
         self._drawn: list[object] = []  # what each line shows on screen (as drawn last)
+        self._kept: dict[int, tuple[int, object, Strip]] = {}  # row index -> (width, line, strip)
         self._style = Style()
 
     @property
@@ -86,6 +87,7 @@ class PickList(Widget, can_focus=True):
         height = self.styles.height
         resized = len(rows) != len(self.rows) and (height is None or height.is_auto)
         self.rows, self.cursor = rows, cursor
+        self._kept = {i: kept for i, kept in self._kept.items() if i < len(rows)}
         if self.collapse_empty:
             self.can_focus = bool(rows)  # Tab does not stop on a list that takes no room
         self._scroll_into_view()
@@ -172,13 +174,20 @@ class PickList(Widget, can_focus=True):
             return Strip.blank(width, self._style)
         if line[0] == "empty":
             text = Text(self.empty, style="dim italic", no_wrap=True, overflow="ellipsis")
-        else:
-            row, at_cursor, focused, note = line
-            assert isinstance(row, PickRow)
-            text = self._row_text(row, bool(at_cursor), bool(focused), str(note))
+            return self._strip(text, width).apply_style(self._style)
+        index = self.top + y
+        kept = self._kept.get(index)
+        if kept is not None and kept[0] == width and kept[1] == line:
+            return kept[2].apply_style(self._style)  # drawn before (the list was resized or scrolled)
+        row, at_cursor, focused, note = line
+        assert isinstance(row, PickRow)
+        strip = self._strip(self._row_text(row, bool(at_cursor), bool(focused), str(note)), width)
+        self._kept[index] = (width, line, strip)
+        return strip.apply_style(self._style)
+
+    def _strip(self, text: Text, width: int) -> Strip:
         console = self.app.console
-        segments = console.render_lines(text, console.options.update_width(width), pad=True)[0]
-        return Strip(segments, width).apply_style(self._style)
+        return Strip(console.render_lines(text, console.options.update_width(width), pad=True)[0], width)
 
     @staticmethod
     def _row_text(row: PickRow, at_cursor: bool, focused: bool, note: str) -> Text:
