@@ -152,10 +152,12 @@ class PickList(Widget, can_focus=True):
         if not height or len(drawn) != height:
             self.refresh()
             return
-        width = self.size.width
-        for y in range(height):
-            if self._line(y) != drawn[y]:
-                self.refresh(Region(0, y, width, 1))
+        changed = [y for y in range(height) if self._line(y) != drawn[y]]
+        if len(changed) * 2 > height:
+            self.refresh()  # most of it: one repaint
+        elif changed:
+            width = self.size.width
+            self.refresh(*(Region(0, y, width, 1) for y in changed))
 
     def render_lines(self, crop: Region) -> list[Strip]:
         self._style = self.rich_style  # once per paint, not once per line: it walks the DOM
