@@ -116,3 +116,25 @@ async def test_the_money_board_keeps_its_place_from_step_to_step(config):
                 await pilot.press("1")
             await settle(pilot)
         assert bid_steps >= 2
+
+
+def test_the_scoreboard_draws_plain_cells_as_rich_lays_its_table_out():
+    """Plain-text scoreboards skip rich's table layout: the same characters, bold where rich
+    makes them bold, at every width (a long name is cut with an ellipsis)."""
+    from rich.console import Console
+
+    from tui.widgets.scoreboard import Scoreboard, _plain_lines
+
+    console = Console(width=200, color_system="truecolor", force_terminal=True)
+    header = ("Player", "Cards", "Score")
+    rows = (("•Ann", "7", "10"), (" Bot 1", "13", "?"), (" A very long name", "1", "100"), ("▶日本語", "0", "+3"))
+    for width in range(17, 45):  # from the narrowest that leaves the name a column
+        lines = _plain_lines((header, rows, (0, 3)), width)
+        assert lines is not None
+        table = Scoreboard._make_table(header, rows, (0, 3))
+        expected = console.render_lines(table, console.options.update_width(width), pad=True)
+        assert len(lines) == len(expected)
+        for ours, theirs in zip(lines, expected, strict=True):
+            assert [(ch, bool(s.style and s.style.bold)) for s in ours for ch in s.text] == \
+                [(ch, bool(s.style and s.style.bold)) for s in theirs for ch in s.text]
+    assert _plain_lines((header, rows, ()), 8) is None  # too narrow: rich decides

@@ -6,6 +6,8 @@ from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Any
 
+from rich.cells import cell_len
+from rich.segment import Segment
 from rich.style import Style
 from rich.table import Table
 from rich.text import Text
@@ -60,9 +62,12 @@ class Scoreboard(Widget):
             return []
         strips = self._by_width.get(width)
         if strips is None:
-            console = self.app.console
-            lines = console.render_lines(table, console.options.update_width(width), pad=True)
-            strips = self._by_width[width] = [Strip(line, width) for line in lines]
+            strips = _plain_lines(self._drawn, width) if self._drawn is not None else None
+            if strips is None:  # rich cells, or too narrow: rich lays the table out
+                console = self.app.console
+                lines = console.render_lines(table, console.options.update_width(width), pad=True)
+                strips = [Strip(line, width) for line in lines]
+            self._by_width[width] = strips
         return strips
 
     def get_content_height(self, container, viewport, width: int) -> int:
@@ -95,3 +100,29 @@ def _hashable(drawn: Drawn) -> bool:
     except TypeError:  # a rich Text cell: drawn again each time
         return False
     return True
+
+
+_BOLD = Style(bold=True)
+
+
+def _plain_lines(drawn: Drawn, width: int) -> list[Strip] | None:
+    """The lines rich's table makes of plain-text cells when they fit (the first column takes
+    what the others leave, each column padded by a space either side), without rich's layout:
+    the scoreboard changes at most steps. None when rich must lay it out."""
+    header, rows, highlight = drawn
+    table = (header, *rows)
+    if any(not isinstance(cell, str) or "[" in cell for row in table for cell in row) \
+            or any(len(row) != len(header) for row in rows):
+        return None
+    widths = [max(cell_len(row[column]) for row in table) for column in range(1, len(header))]
+    first = width - sum(w + 2 for w in widths) - 2
+    if first < 1:
+        return None
+    lines = []
+    for index, row in enumerate(table):
+        name = Text(row[0])
+        name.truncate(first, overflow="ellipsis", pad=True)
+        cells = [f" {name.plain} "] + [f" {cell:>{w - cell_len(cell) + len(cell)}} " for cell, w in zip(row[1:], widths, strict=True)]
+        bold = index == 0 or (index - 1) in highlight
+        lines.append(Strip([Segment("".join(cells), _BOLD if bold else None)], width))
+    return lines
