@@ -188,8 +188,9 @@ class PickList(Widget, can_focus=True):
         return strip.apply_style(self._style)
 
     def _strip(self, text: Text, width: int) -> Strip:
-        console = self.app.console
-        return Strip(console.render_lines(text, console.options.update_width(width), pad=True)[0], width)
+        """One line of text, cut (with an ellipsis) or padded to the width."""
+        text.truncate(width, overflow="ellipsis", pad=True)
+        return Strip(text.render(self.app.console), width)
 
     @staticmethod
     def _row_text(row: PickRow, at_cursor: bool, focused: bool, note: str) -> Text:
