@@ -100,7 +100,7 @@ async def game_cpu(game: str, players: int, keys_for, actions: int) -> tuple[flo
                 await settle(pilot)
                 spent += time.process_time() - start
                 done += 1
-            rebuilds += footer.rebuilds + footer.relabels if footer is not None else 0
+            rebuilds += footer.rebuilds + getattr(footer, "relabels", 0) if footer is not None else 0
     return 1000 * spent / done, done, rebuilds, DRAWS[0] / done
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import App, ComposeResult
 
 from engine.money import Keep, make_bid
@@ -79,6 +80,10 @@ def test_each_game_words_its_events_with_names():
     assert event_lines("guess", [Event(0, "described", text="bid 3")], names) == ["Ann: bid 3"]
 
 
+def _wheel(widget, kind):
+    return kind(widget, 1, 1, 0, 1, 0, False, False, False)
+
+
 class LogApp(App[None]):
     def compose(self) -> ComposeResult:
         yield GameLogPanel(id="game-log")
@@ -94,5 +99,15 @@ async def test_the_log_shows_its_newest_line_as_lines_arrive():
             panel.add_lines([f"line {batch}.{n}" for n in range(3)] + [""])
             await pilot.pause()
             assert f"line {batch}.2" in screen_text(app)
-        assert panel.scroll_y == panel.max_scroll_y > 0  # scrolled to the end
+        assert "early line 0" not in screen_text(app)  # the newest lines fill the panel
         assert "line 3.2" in screen_text(app).splitlines()[-1]
+        panel.post_message(_wheel(panel, events.MouseScrollUp))  # the wheel scrolls back ...
+        await pilot.pause()
+        assert "line 3.2" not in screen_text(app)
+        for _ in range(20):
+            panel.post_message(_wheel(panel, events.MouseScrollUp))
+        await pilot.pause()
+        assert "early line 0" in screen_text(app).splitlines()[1]  # under the top border
+        panel.add("news")  # ... and a new line scrolls to the newest
+        await pilot.pause()
+        assert "news" in screen_text(app).splitlines()[-1]

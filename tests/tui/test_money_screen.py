@@ -65,7 +65,7 @@ async def test_key_widgets_fit_at_80_by_24(config):
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)
         screen = app.screen
-        for selector in ("#status", "#market", "#bids", "#hand", "#scoreboard", "#game-log", "#waiting", "Footer"):
+        for selector in ("#status", "#market", "#bids", "#hand", "#scoreboard", "#game-log", "#waiting", "GameFooter"):
             widget = screen.query_one(selector)
             region = widget.region
             assert region.height > 0 and region.width > 0, f"{selector} is not visible"

@@ -99,7 +99,7 @@ async def test_key_widgets_fit_at_80_by_24_and_the_hand_shows_costs_and_status(c
         await settle(pilot)
         screen = app.screen
         for selector in ("#status", "#sw-neighbours", "#sw-city", "#sw-hand-title", "#sw-hand", "#sw-card",
-                         "#scoreboard", "#game-log", "#waiting", "Footer"):
+                         "#scoreboard", "#game-log", "#waiting", "GameFooter"):
             region = screen.query_one(selector).region
             assert region.height > 0 and region.width > 0, f"{selector} is not visible"
             assert region.right <= 80 and region.bottom <= 24, f"{selector} is clipped: {region}"

@@ -121,7 +121,7 @@ async def test_full_game_through_the_keys_ends_with_the_engine_result(config):
 
 
 def assert_fits(app, screen: SheriffScreen) -> None:
-    for selector in ("#status", "#piles", "#stands", "#prompt", "#hand-line", "#scoreboard", "#waiting", "Footer"):
+    for selector in ("#status", "#piles", "#stands", "#prompt", "#hand-line", "#scoreboard", "#waiting", "GameFooter"):
         region = screen.query_one(selector).region
         assert region.height > 0 and region.width > 0, f"{selector} is not visible in {screen.mode}"
         assert region.right <= 80 and region.bottom <= 24, f"{selector} is clipped in {screen.mode}: {region}"

@@ -146,7 +146,7 @@ def fits(app, selectors: tuple[str, ...]) -> None:
 
 
 BOARD = ("#status", "#tableau", "#market", "#mine", "#prompt", "#choices", "#scoreboard", "#game-log",
-         "#waiting", "Footer")
+         "#waiting", "GameFooter")
 
 
 async def test_five_players_and_an_auction_fit_at_80_by_24(config):

@@ -26,6 +26,7 @@ from ..games import screen_class
 from ..games.base import STYLES, GameScreen
 from ..replay import CannotReplay, Replay, ReplayTable, game_rounds, load_replay, replayable_files
 from ..widgets import GameLogPanel, PickList, PickRow
+from ..widgets.footer import GameFooter
 
 log = logging.getLogger(__name__)
 
@@ -47,9 +48,7 @@ class ReplayFrame(GameScreen):
     # ---- the frame ---------------------------------------------------------------------
     def on_mount(self) -> None:
         # Textual runs every on_mount along the class chain: the game's own already ran.
-        footer = self.query_one(Footer)
-        footer.compact = True
-        footer.show_command_palette = False  # room for the viewer's keys at 80 columns
+        self.query_one(GameFooter).compact = True  # room for the viewer's keys at 80 columns
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action.startswith("replay_"):

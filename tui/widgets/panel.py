@@ -28,7 +28,10 @@ class Panel(Static):
         comparable = isinstance(content, _COMPARABLE) and type(content) is type(old)
         if comparable and content == old:
             return
-        if comparable and self.styles.text_wrap == "nowrap" and _lines(content) == _lines(old):
+        height, width = self.styles.height, self.styles.width
+        if height is not None and not height.is_auto and not (width is not None and width.is_auto):
+            layout = False  # its size is set by the screen's styles: repaint this panel only
+        elif comparable and self.styles.text_wrap == "nowrap" and _lines(content) == _lines(old):
             layout = False  # same height, same width: repaint this panel only, not the screen
         self._shown = content.copy() if isinstance(content, Text) else content
         super().update(content, layout=layout)

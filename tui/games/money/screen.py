@@ -45,6 +45,7 @@ class MoneyScreen(GameScreen):
 
     def __init__(self, table) -> None:
         super().__init__(table)
+        self.add_class(f"-players-{len(table.names)}")  # the bids panel's height (money.tcss)
         self.groups: dict[str, str] = {}  # card -> "L" or "R": the bid being built
         self.view: MoneyView | None = None
         self.legal: Legal = ()
@@ -55,7 +56,7 @@ class MoneyScreen(GameScreen):
     def compose_board(self) -> ComposeResult:
         yield Panel("", id="market")
         yield Panel("", id="bids")
-        yield PickList(id="choices")
+        yield PickList(id="choices", collapse_empty=True)
         yield Panel("", id="hand-title")
         yield PickList(id="hand", empty="(you are watching: no hand)")
 
@@ -231,8 +232,7 @@ class MoneyScreen(GameScreen):
     def _draw_choices(self, view: MoneyView, legal: Legal) -> None:
         choices = self.query_one("#choices", PickList)
         if not self.choosing:
-            choices.display = False
-            choices.set_rows([])
+            choices.set_rows([])  # it collapses: hiding it instead would restyle the screen
             return
         legal_set = set(legal)
         acting = next(b for b in view.bids if (b.owner, b.slot) == view.acting and b.status in ("acting", "next"))
@@ -247,7 +247,6 @@ class MoneyScreen(GameScreen):
             text = Text.assemble((f"{number} ", "bold"), f"Swap with {self._bid_owner(bid, possessive=True)}: take {bid.value}")
             rows.append(PickRow(action, text, action in legal_set))
         rows.append(PickRow(Keep(), Text.assemble(("k ", "bold"), f"Keep your bid ({acting.value})"), Keep() in legal_set))
-        choices.display = True
         choices.set_rows([row for row in rows if row.enabled])  # only what is legal now
 
     def _draw_hand(self, view: MoneyView) -> None:
