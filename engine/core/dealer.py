@@ -43,6 +43,7 @@ class HiddenPlay:
     shown: dict[str, Any] = field(default_factory=dict)  # faces the whole table saw
     known: list[dict[str, Any]] = field(default_factory=list)  # per seat: faces it was shown
     learnt: list[tuple[int, Seat | None, str]] = field(default_factory=list)  # (step, seat, token)
+    history: list[dict[Seat, Action]] = field(default_factory=list)  # each step's choices, as made
     steps: int = 0
 
     @staticmethod
@@ -118,6 +119,7 @@ class HiddenPlay:
     # ---- the table's step -------------------------------------------------------------
     def apply(self, actions: Mapping[Seat, Action]) -> None:
         """Apply the seats' choices (faces as they know them): masked, needed faces shown."""
+        self.history.append(dict(actions))
         public = {seat: self.public_action(seat, a) for seat, a in actions.items()}
         while needed := frozenset(filter(is_token, self.game.needs(self.public, public))):
             self._show(needed, None)
@@ -198,14 +200,15 @@ class PlainShadow:
         if to_plain(play.view(None)) != to_plain(game.view(self.state, None)):
             raise Leak(f"step {play.steps}: the table's view differs from the plain game's")
         for step, seat, t in play.learnt[self.seen_learnt:]:
-            shown = _strings(to_plain(game.view(self.state, seat)))
+            shown = strings_in(to_plain(game.view(self.state, seat)))
             if play.faces[t] not in shown:
                 who = "the table" if seat is None else f"seat {seat}"
                 raise Leak(f"step {step}: {who} learnt {play.faces[t]!r} ({t}), not in its view")
         self.seen_learnt = len(play.learnt)
 
 
-def _strings(data: Any) -> set[str]:
+def strings_in(data: Any) -> set[str]:
+    """Every string in plain data (maps' values, lists): where a face shows in a view."""
     out: set[str] = set()
     stack = [data]
     while stack:
@@ -217,3 +220,24 @@ def _strings(data: Any) -> set[str]:
         elif isinstance(item, dict):
             stack.extend(item.values())
     return out
+
+
+def checked_bot_game(game: Game, n_players: int, seed: bytes, bots: list[Any],
+                     options: Mapping[str, Any] | None = None, max_steps: int = 3000,
+                     shadow: type[PlainShadow] | None = None,
+                     also: Callable[[HiddenPlay], None] | None = None) -> HiddenPlay:
+    """A whole game of `bots` (engine/bots) on partial knowledge, checked at every step against
+    the plain game (`PlainShadow`, or a subclass), with `also` run at each check too."""
+    plain: list[PlainShadow] = []
+
+    def choose(play: HiddenPlay, seat: Seat) -> Action:
+        return bots[seat].choose(play.view(seat), play.legal_actions(seat))
+
+    def check(play: HiddenPlay) -> None:
+        if not plain:
+            plain.append((shadow or PlainShadow)(play))
+        if also is not None:
+            also(play)
+        plain[0].check(play, play.history)
+
+    return play_hidden(game, n_players, seed, choose, options, check, max_steps)

@@ -170,12 +170,7 @@ class Game:
 
     # ---- public contract -------------------------------------------------------------
     def setup(self, n_players: int, seed: bytes, options: Mapping[str, Any] | None = None) -> State:
-        if not isinstance(n_players, int) or isinstance(n_players, bool):
-            raise InvalidOption(f"{self.name}: the number of players must be a whole number")
-        opts = self.check_options(options or {})
-        self.check_players(n_players, opts)
-        if not isinstance(seed, bytes):
-            raise InvalidOption("the seed must be bytes")
+        opts = self._setup_options(n_players, seed, options)
         if not _plain_options(opts) and tokens_in(opts):
             raise InvalidOption(f"{self.name}: card tokens come only from the network deal")
         return self._setup(n_players, seed, opts)
@@ -187,13 +182,17 @@ class Game:
         everything else is set up as `setup` does from the same seed, so that revealing every
         token of this state gives `setup` with those decks stacked in the dealt order.
         """
+        return self._setup_dealt(n_players, seed, self._setup_options(n_players, seed, options))
+
+    def _setup_options(self, n_players: int, seed: bytes, options: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The checks both setups share: players, options (defaults filled in), seed."""
         if not isinstance(n_players, int) or isinstance(n_players, bool):
             raise InvalidOption(f"{self.name}: the number of players must be a whole number")
         opts = self.check_options(options or {})
         self.check_players(n_players, opts)
         if not isinstance(seed, bytes):
             raise InvalidOption("the seed must be bytes")
-        return self._setup_dealt(n_players, seed, opts)
+        return opts
 
     def check_options(self, options: Mapping[str, Any]) -> dict[str, Any]:
         """Options with defaults filled in; an unknown option or value raises InvalidOption."""

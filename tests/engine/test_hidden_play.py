@@ -13,7 +13,7 @@ import pytest
 
 from engine.bots.registry import make_bot
 from engine.core import Stream
-from engine.core.dealer import HiddenPlay, Leak, PlainShadow, play_hidden
+from engine.core.dealer import HiddenPlay, Leak, checked_bot_game
 from engine.core.hidden import is_token, tokens_in
 from engine.registry import game_ids, get_game
 
@@ -25,22 +25,7 @@ def bot_game(gid: str, n: int, seed: int, bots: str = "random") -> HiddenPlay:
     game = get_game(gid)
     root = Stream(seed.to_bytes(8, "big"))
     players = [make_bot(game, s, bots, root.fork(f"bot{s}")) for s in range(n)]
-    history: list[dict] = []
-    shadow: list[PlainShadow] = []
-
-    def choose(play: HiddenPlay, seat: int):
-        action = players[seat].choose(play.view(seat), play.legal_actions(seat))
-        if len(history) == play.steps:
-            history.append({})
-        history[play.steps][seat] = action
-        return action
-
-    def check(play: HiddenPlay) -> None:
-        if not shadow:
-            shadow.append(PlainShadow(play))
-        shadow[0].check(play, history)
-
-    return play_hidden(game, n, seed.to_bytes(8, "big"), choose, check=check, max_steps=3000)
+    return checked_bot_game(game, n, seed.to_bytes(8, "big"), players)
 
 
 @pytest.mark.parametrize("gid", HIDDEN_GAMES)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Any
 
 import pytest
 
 from engine.core import final_state, replay, to_plain
+from engine.core.dealer import strings_in
 from engine.registry import game_ids, get_game
 from net.deck import DeckSeat, DeckSecrets, group
 from net.identity import Identity
@@ -28,20 +28,6 @@ pytestmark = pytest.mark.net
 
 DEALT = [gid for gid in game_ids() if get_game(gid).decks(get_game(gid).min_players or 2,
                                                           get_game(gid).check_options({}))]
-
-
-def _strings(data: Any) -> set[str]:
-    out: set[str] = set()
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            out.add(item)
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-    return out
 
 
 def _players(gid: str) -> int:
@@ -112,7 +98,7 @@ async def test_a_curious_peer_and_a_watcher_learn_no_face_before_the_rules_show_
         for step, t in dealing.learnt:
             face = known[t]
             nearby = states[step:step + 2]
-            assert any(face in _strings(to_plain(game.view(s, seat))) for s in nearby), (
+            assert any(face in strings_in(to_plain(game.view(s, seat))) for s in nearby), (
                 f"{'the watcher' if seat is None else f'seat {seat}'} learnt {face!r} ({t}) at step {step}, "
                 "which its view does not show")
             learnt_any += 1

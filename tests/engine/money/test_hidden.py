@@ -10,7 +10,7 @@ import pytest
 
 from engine.bots.registry import make_bot
 from engine.core import Stream
-from engine.core.dealer import HiddenPlay, PlainShadow, play_hidden
+from engine.core.dealer import HiddenPlay, PlainShadow, checked_bot_game
 from engine.core.hidden import is_token, tokens_in
 from engine.money import GAME, Bid, SwapMarket, make_bid
 from engine.money.cards import BLUFFS, CURRENCIES, money_cards, sort_cards
@@ -25,22 +25,7 @@ def checked_game(n_players: int, seed: int, **options) -> HiddenPlay:
     step (as tests/engine/test_hidden_play.py does, with options)."""
     root = Stream(seed.to_bytes(8, "big"))
     bots = [make_bot(GAME, s, "random", root.fork(f"bot{s}")) for s in range(n_players)]
-    history: list[dict] = []
-    shadow: list[PlainShadow] = []
-
-    def choose(play: HiddenPlay, seat: int):
-        action = bots[seat].choose(play.view(seat), play.legal_actions(seat))
-        if len(history) == play.steps:
-            history.append({})
-        history[play.steps][seat] = action
-        return action
-
-    def check(play: HiddenPlay) -> None:
-        if not shadow:
-            shadow.append(PlainShadow(play))
-        shadow[0].check(play, history)
-
-    return play_hidden(GAME, n_players, seed.to_bytes(8, "big"), choose, options, check, 3000)
+    return checked_bot_game(GAME, n_players, seed.to_bytes(8, "big"), bots, options)
 
 
 def test_each_hand_is_dealt_face_down_to_its_owner_and_the_market_face_up() -> None:

@@ -12,7 +12,7 @@ import pytest
 import engine.sheriff.rules as sheriff_rules
 from engine.bots.registry import make_bot
 from engine.core import Stream, to_plain
-from engine.core.dealer import HiddenPlay, PlainShadow, play_hidden
+from engine.core.dealer import HiddenPlay, checked_bot_game, play_hidden
 from engine.core.hidden import is_token, parse_token, reveal, tokens_in
 from engine.sheriff import GAME
 from engine.sheriff.cards import CARD_GOOD, IS_LEGAL, NG, card_deck
@@ -166,55 +166,23 @@ def test_the_end_shows_every_stand_and_scores_it_as_the_plain_game() -> None:
     assert GAME.result(play.public) == GAME.result(play.truth())
 
 
-class _Restacking(PlainShadow):
-    """The plain game dealt as the table dealt, set up again (and caught up) each time the
-    table deals a deck mid-game, with that deck stacked too (the core's `PlainShadow` stacks
-    the decks of setup only, so a rebuilt draw pile shuffles with the game RNG there)."""
-
-    def __init__(self, play: HiddenPlay) -> None:
-        self.labels = sorted({parse_token(t)[0] for t in play.faces})
-        stack = GAME.dealt_options(play.n_players, {label: play.order(label) for label in self.labels})
-        self.state = GAME.setup(play.n_players, play.seed, {**play.options, **stack})
-        self.step = 0
-        self.seen_learnt = 0
-
-    def check(self, play: HiddenPlay, history: list) -> None:
-        if sorted({parse_token(t)[0] for t in play.faces}) != self.labels:
-            learnt = self.seen_learnt
-            self.__init__(play)
-            self.seen_learnt = learnt
-        super().check(play, history)
-
-
 def test_a_rebuilt_draw_pile_is_a_deck_the_table_shuffles() -> None:
     """§5.7 over the network: the discard piles' cards (face up) become tokens of a new deck;
     the table deals it (`deck_cards`), shows the new piles to all and a draw to the drawer;
     the plain game set up with that deck stacked too (`dealt_options`) plays alike."""
     n, seed = 5, 1
     bots = _bots(seed, n)
-    history: list[dict] = []
-    shadow: list[PlainShadow] = []
     rebuilt: list[tuple[str, tuple]] = []
 
-    def choose(play: HiddenPlay, seat: int):
-        action = bots[seat].choose(play.view(seat), play.legal_actions(seat))
-        if len(history) == play.steps:
-            history.append({})
-        history[play.steps][seat] = action
-        return action
-
-    def check(play: HiddenPlay) -> None:
-        if not shadow:
-            shadow.append(_Restacking(play))
+    def each_step(play: HiddenPlay) -> None:
         labels = sorted({parse_token(t)[0] for t in play.faces} - {"deck"})
         if len(labels) > len(rebuilt):  # a rebuild this step
             (label,) = labels[len(rebuilt):]
             rebuilt.append((label, GAME.deck_cards(play.public, label)))
             assert {parse_token(t)[0] for t in play.shown} >= {label}  # the new piles: to all
             assert all(parse_token(t)[0] == label for t in tokens_in(play.public.draw_pile))
-        shadow[0].check(play, history)
 
-    play = play_hidden(GAME, n, seed.to_bytes(8, "big"), choose, check=check, max_steps=3000)
+    play = checked_bot_game(GAME, n, seed.to_bytes(8, "big"), bots, also=each_step)
     assert play.public.phase == OVER and rebuilt
     label, cards = rebuilt[0]
     assert label.startswith(REBUILT) and sorted(cards) == sorted(play.order(label))
@@ -222,7 +190,7 @@ def test_a_rebuilt_draw_pile_is_a_deck_the_table_shuffles() -> None:
     # the log of such a game replays with the plain engine: every deck stacked, rebuilds too
     stack = GAME.dealt_options(n, {lb: play.order(lb) for lb in ["deck", *(lb for lb, _ in rebuilt)]})
     replayed = GAME.setup(n, play.seed, stack)
-    for actions in history:
+    for actions in play.history:
         replayed = GAME.apply(replayed, actions)
     assert GAME.result(replayed) == GAME.result(play.public)
     assert to_plain(GAME.view(replayed, None)) == to_plain(play.view(None))
