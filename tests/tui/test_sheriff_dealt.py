@@ -131,6 +131,12 @@ async def test_a_network_game_dealt_face_down_plays_through_the_screen(config):
             await until(lambda: all(p.lockstep.steps.dealing.verdict for p in peers), timeout=20)
             assert {p.lockstep.steps.dealing.verdict for p in peers} == {"verified"}
             assert {p.lockstep.hash for p in peers} == {peers[0].lockstep.hash}
+            # the end screen says what the audit found of the deal
+            for _ in range(100):
+                if isinstance(app.screen, EndScreen) and "Deal: verified" in screen_text(app):
+                    break
+                await pilot.pause(0.1)
+            assert "Deal: verified" in screen_text(app), screen_text(app)
             mine = [a for step in peers[0].lockstep.game_log.steps for seat, a in step if seat == 0]
             assert any(isinstance(a, Unpack) for a in mine), "Ann's bag was never let through"
     finally:

@@ -49,15 +49,20 @@ class EndScreen(Screen[None]):
         return str(getattr(self.table, "deal_line", "") or "")
 
     def _refresh_deal(self) -> None:
+        """The audit's verdict, once it is in (it follows the last step by a moment)."""
         line = self._deal_line()
-        self.query_one("#end-deal", Static).update(line)
-        if line and "replaying" not in line and self._deal_timer is not None:
+        for deal in self.query("#end-deal").results(Static):
+            deal.update(line)
+            deal.display = bool(line)
+        if "replaying" not in line and self._deal_timer is not None:
             self._deal_timer.stop()
+            self._deal_timer = None
 
     def on_mount(self) -> None:
-        for deal in self.query("#end-deal"):
-            deal.display = bool(self._deal_line())
-        self._deal_timer = self.set_interval(0.5, self._refresh_deal) if "replaying" in self._deal_line() else None
+        self._deal_timer = None
+        self._refresh_deal()
+        if "replaying" in self._deal_line():
+            self._deal_timer = self.set_interval(0.5, self._refresh_deal)
         table = self.query_one("#end-table", DataTable)
         header, *rows = table_rows(self.names, self.result)
         table.add_column("", key="category")
