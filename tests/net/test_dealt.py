@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+import msgpack
 import pytest
 
 from engine.core import final_state, replay, to_plain
@@ -409,4 +410,51 @@ async def test_a_seat_handed_to_a_bot_takes_its_deck_keys_along(gid) -> None:
     await until(lambda: all(p.lockstep.deal_verdict for p in peers[:2]), timeout=20)
     assert {p.lockstep.deal_verdict for p in peers[:2]} == {"verified"}
     assert peers[0].lockstep.hash == peers[1].lockstep.hash
+    await _stop(peers)
+
+
+@pytest.mark.parametrize("gid", DEALT)
+async def test_no_face_is_on_the_wire_or_on_disk_before_the_whole_table_saw_it(gid, tmp_path, monkeypatch):
+    """Everything the broker carried (every seat's messages, boxes sealed to others included)
+    and everything in every peer's data folder, read as it is: a card's face shows there only
+    if the whole table saw that card; a hand shown to its owner alone travels as tokens and
+    sealed keys. (The end audit then publishes every key: the deal is public after the game.)"""
+    from net.codec import decode_envelope
+
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
+    game = get_game(gid)
+    broker = MemoryBroker()
+    wire: list[bytes] = []
+    route = broker.route
+
+    def tapped(sender, topic, payload, retain):
+        wire.append(payload)
+        route(sender, topic, payload, retain)
+
+    broker.route = tapped  # type: ignore[method-assign]
+    transports = [MemoryTransport(broker) for _ in range(3)]
+    for t in transports:
+        await t.start()
+    peers = await table_of(3, transports, game=game, persist=True, bot="random")
+    await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in peers)), 60)
+    dealing = peers[0].lockstep.steps.dealing
+    faces = {str(c) for table in dealing.tables.values() for c in table.spec.cards}
+    public = {str(f) for f in dealing.shown.values()}
+    on_wire: set[str] = set()
+    for payload in wire:
+        try:
+            env = decode_envelope(payload)
+        except Exception:  # noqa: BLE001 (presence and retained lobby clears are not envelopes)
+            continue
+        if env.kind != "sync":
+            on_wire |= strings_in(to_plain(env.body)) & faces
+    assert on_wire <= public, sorted(on_wire - public)[:5]
+    # on disk, a face is a msgpack string (its length before it: "cheese#1" is not found
+    # inside "gouda_cheese#1")
+    never_shown = {face: msgpack.packb(face) for face in faces - public}
+    for path in tmp_path.rglob("*"):
+        if path.is_file() and path.suffix != ".log":  # gamenight.log: our own drop reasons
+            data = path.read_bytes()
+            leaked = [face for face, packed in never_shown.items() if packed in data]
+            assert not leaked, (path.name, leaked[:3])
     await _stop(peers)
