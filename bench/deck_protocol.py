@@ -7,7 +7,7 @@ commitments and unmasks 7 cards). Also: CPU per private reveal of one card at th
 per public reveal, per audit, and baselines measured in the same run (an Ed25519 signature
 verify, a plain Fisher-Yates shuffle of 49 cards from engine.core.rng). The target in issue 13
 is a whole Age deal within 250 ms wall on mosquitto with the peers in one process; the
-protocol is not wired to the network yet, so the end prints what the messages would add.
+network's share is measured over mosquitto by bench/hidden_cards.py.
 
     .venv/bin/python bench/deck_protocol.py [ROUNDS]   (default 5; the best round is shown)
 
@@ -184,17 +184,8 @@ def main(rounds: int) -> None:
     print(f"  baselines: Ed25519 verify {us(verify)}, sign {us(sign)} (3.3 kB); "
           f"plain Fisher-Yates of 49 cards {us(shuffle)}")
     print(f"  bytes: pass bodies {best['pass_bytes']:,}, key boxes {best['key_bytes']:,} (msgpack)")
-    # What the network would add (estimate, not measured: the deck is not wired yet): 14
-    # sequential pass messages + one round of 42 key messages, each signed once and checked by
-    # the 6 other peers (all 7 in one process here).
-    envelopes = 14 + 42
-    crypto = envelopes * (sign + 6 * verify)
-    print(f"  not yet measured on mosquitto: 14 sequential pass messages, then 42 key messages "
-          f"in one round; their signatures alone add ~{ms(crypto)} CPU with 7 peers in one "
-          f"process, plus 15 broker hops (~0.1 ms one-way each on loopback)")
     print(f"  target: an Age deal within 250 ms wall -> the CPU part is {100 * total / 0.25:.0f}% "
-          f"of it, {100 * (total + crypto) / 0.25:.0f}% with the envelopes' signatures")
-
+          f"of it (the whole deal over mosquitto: bench/hidden_cards.py)")
 
 if __name__ == "__main__":
     main(int(sys.argv[1]) if len(sys.argv) > 1 else 5)

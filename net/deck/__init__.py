@@ -1,7 +1,7 @@
 """A mental-poker deck among the seated peers: no dealer, no peer alone knows the order.
 
 Pure and I/O-free: values in, bodies to publish out (see docs/protocol.md, "Deck protocol").
-Not yet wired into the lockstep or the games.
+The lockstep deals a game's decks with it in net/lockstep/dealing.py.
 """
 
 from .audit import Accusation, AuditResult, audit
