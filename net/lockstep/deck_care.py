@@ -1,0 +1,194 @@
+"""The deck protocol's care of a table: the end audit, keys asked for in clear, a seat handed
+over, and what a restarted peer sends again (a part of `Dealing`, dealing.py).
+
+Kept apart from the deal and the reveals that every step goes through; these run when a game
+ends, when something went wrong, or when a peer comes back.
+"""
+
+from __future__ import annotations
+
+import msgpack
+
+from engine.core.hidden import token
+
+from ..codec import Envelope
+from ..deck import Cheat, DeckSeat, audit
+from ..deck.group import open_keys, seal_keys
+from .outputs import Keep, Note, Output, Publish
+
+MAX_ASKS = 256  # asks and answers acted on in one game (a seat asks once per show at most)
+DEAL_KINDS = frozenset({"deck_shuffle", "deck_lock"})
+
+
+class DeckCare:
+    """Methods of `Dealing` (it inherits them): they read and write its attributes."""
+
+    # ---- the audit ---------------------------------------------------------------------
+    def begin_audit(self) -> list[Output]:
+        ctx = self.ctx
+        if self.audit_since is None:
+            self.audit_since = ctx.clock()
+        if not self.on or ctx.replaying:
+            return self._verdict()
+        out: list[Output] = []
+        for seat in self.own_seats():
+            if seat in self.audits:
+                continue
+            keys = self.keys_of(seat)
+            labels = sorted(keys)
+            body = {"decks": labels, "secrets": [keys[label].audit() for label in labels]}
+            for secret in body["secrets"]:
+                secret.pop("deck", None)
+            env = ctx.sign("deck_audit", body, seat=seat)
+            out += [Publish("log", env.raw)] + self.on_message(env)
+        return out or self._verdict()
+
+    def _on_audit(self, env: Envelope) -> list[Output]:
+        if env.seat in self.audits:
+            return []
+        self.audits[env.seat] = env
+        self.ctx.accept(self.ctx.step, env)
+        return [Keep(env.raw)] + self._verdict()
+
+    def audit_overdue(self, seconds: float) -> list[Output]:
+        """The audit has waited `seconds` for some seat: judge with what came (a seat that
+        published no audit is named for it; the game's result stands)."""
+        if (not self.on or self.verdict is not None or self.audit_since is None
+                or self.ctx.clock() - self.audit_since < seconds):
+            return []
+        return self._verdict(final=True)
+
+    def _verdict(self, final: bool = False) -> list[Output]:
+        n = len(self.ctx.keys)
+        if self.verdict is not None or len(self.audits) < n and not final:
+            return []
+        accused: dict[int, str] = {}
+        orders: dict[str, tuple[int, ...]] = {}
+        for label, table in sorted(self.tables.items()):
+            bodies = {}
+            for seat, env in self.audits.items():
+                labels = list(env.body["decks"])
+                if label in labels:
+                    bodies[seat] = {"deck": label, **env.body["secrets"][labels.index(label)]}
+            result = audit(table, bodies)
+            if result.order is not None:
+                orders[label] = result.order
+            for accusation in result.accused:
+                if accusation.code == "no_audit":
+                    accused.setdefault(accusation.seat, "published no audit: the deal is not verified")
+                else:
+                    accused.setdefault(accusation.seat, f"cheated (deck {label}: {accusation.reason})")
+        self.accused = tuple(sorted(accused))
+        if not accused:
+            self.steps.complete_log({label: tuple(t.card(slot) for slot in orders[label])
+                                     for label, t in self.tables.items()})
+        names = self.ctx.display_names()
+        self.verdict = "verified" if not accused else "; ".join(
+            f"{names[s] if s < len(names) else f'seat {s}'} {why}" for s, why in sorted(accused.items()))
+        return [Note("audit", f"the deal is {self.verdict}" if not accused else self.verdict,
+                     {"verified": not accused, "accused": list(self.accused)})]
+
+    # ---- keys that did not open: asked for in clear ------------------------------------
+    # Only the receiver can open its box, so its word that a box is bad convicts nobody.
+    # It asks the sender to publish those keys in clear instead (one seat's key for a position
+    # tells nothing by itself); every peer checks them against their commitments. The table
+    # waits for the answer like any other message, with the same deadline and vote.
+    def _ask(self, seat: int, entries: list[tuple[int, str, int]]) -> list[Output]:
+        body = {"from": [[s, label, pos] for s, label, pos in sorted(set(entries))]}
+        env = self.ctx.sign("deck_ask", body, seat=seat)
+        return [Publish("log", env.raw)] + self.on_message(env)
+
+    def _on_ask(self, env: Envelope) -> list[Output]:
+        ctx, asker = self.ctx, env.seat
+        entries = {(s, label, pos) for s, label, pos in env.body["from"]}
+        mine = self.granted.get(asker, set()) | set(self.reveal.private.get(asker, ()) if self.reveal else ())
+        if not entries or any(s == asker or not 0 <= s < len(ctx.keys) or label not in self.tables
+                              or token(label, pos) not in mine for s, label, pos in entries):
+            return ctx.drop(env, f"seat {asker} asks for keys of cards it was not dealt")
+        self.asks.setdefault(asker, set()).update(entries)
+        ctx.accept(ctx.step, env)
+        out: list[Output] = [Keep(env.raw)] + ctx.waiting()
+        for sender in sorted({s for s, _, _ in entries} & set(self.own_seats())):
+            keys = self.keys_of(sender)
+            opened = [[label, pos, keys[label].public_key(pos)["key"]]
+                      for s, label, pos in sorted(entries) if s == sender and label in keys]
+            give = ctx.sign("deck_give", {"to": asker, "open": opened}, seat=sender)
+            out += [Publish("log", give.raw)] + self.on_message(give)
+        return out
+
+    def _on_give(self, env: Envelope) -> list[Output]:
+        ctx, to, sender = self.ctx, env.body["to"], env.seat
+        wanted = {(s, label, pos) for s, label, pos in self.asks.get(to, set()) if s == sender}
+        given = {(sender, label, pos) for label, pos, _ in env.body["open"]}
+        if not wanted or given != wanted:
+            return ctx.drop(env, f"seat {sender} gives keys nobody asked it for")
+        try:
+            keys = {(label, pos): self.tables[label].check_key(sender, pos, key) for label, pos, key in env.body["open"]}
+        except Cheat as cheat:
+            return self._convict(env, cheat)
+        self.asks[to] -= wanted
+        ctx.accept(ctx.step, env)
+        out: list[Output] = [Keep(env.raw)]
+        if to in self.own_seats():
+            held = self.keys_of(to)
+            for (label, pos), key in keys.items():
+                held[label].received.setdefault(pos, {})[sender] = key
+            faces = self._open_for(to, [token(label, pos) for label, pos in keys])
+            (self.mine if held is self.seats else self.proxied_faces.setdefault(to, {})).update(faces)
+        if any(self.asks.values()):
+            return out + ctx.waiting()
+        return out + self.steps.after_step()
+
+    # ---- a seat handed to another terminal (section 12) ---------------------------------
+    def hand_over(self, seat: int, to: int) -> list[Output]:
+        """We leave `seat` to seat `to`'s terminal: our deck secrets and the keys we were sent,
+        sealed to its key, so it can show cards for the seat and see the seat's hand."""
+        keys = self.seats if seat == self.ctx.my_seat else self.keys_of(seat)  # ours: handed already
+        if not self.on or not keys:
+            return []
+        secrets = {label: keys[label].to_plain() for label in sorted(keys)}
+        box = seal_keys(msgpack.packb(secrets, use_bin_type=True), self.ctx.keys[to])
+        env = self.ctx.sign("deck_handover", {"to": to, "box": box}, seat=seat)
+        return [Publish("log", env.raw)] + self.on_message(env)
+
+    def _on_handover(self, env: Envelope) -> list[Output]:
+        ctx = self.ctx
+        if any(e.raw == env.raw for e in self.handovers):
+            return []
+        self.handovers.append(env)
+        ctx.accept(ctx.step, env)
+        out: list[Output] = [Keep(env.raw)]
+        to, seat = env.body["to"], env.seat
+        if to != ctx.my_seat or seat in self.proxied or not 0 <= seat < len(ctx.keys):
+            return out
+        try:
+            secrets = msgpack.unpackb(open_keys(env.body["box"], self._box_key()) or b"", raw=False)
+            held = {label: DeckSeat.from_plain(self.tables[label].spec, data) for label, data in secrets.items()}
+        except (ValueError, TypeError, KeyError, msgpack.UnpackException) as exc:
+            return out + ctx.drop(env, f"the deck keys seat {seat} handed over do not open: {exc}", loud=True)
+        self.proxied[seat] = held
+        self.proxied_faces[seat] = self._open_for(seat, sorted(self.granted.get(seat, ())))
+        names = ctx.display_names()
+        out.append(Note("handover", f"this table holds {names[seat]}'s cards now", {"seat": seat, "to": to}))
+        return out + self._my_pass() + self._send_mine() + (
+            self.begin_audit() if ctx.phase in ("over", "frozen") else [])
+
+    # ---- resume ------------------------------------------------------------------------
+    def own_current(self) -> list[Output]:
+        """After a restart or a reconnect: our pass, keys or audit for what the table waits
+        for now, sent again as they were (or made now, if they never left this machine)."""
+        ctx, seat = self.ctx, self.ctx.my_seat
+        if seat is None or not self.on:
+            return []
+        if self.dealing:
+            raws = [raw for (kind, s, step), raw in ctx.history.items()
+                    if s == seat and kind in DEAL_KINDS and step == self.deal_step]
+            return [Publish("log", raw) for raw in raws] + self._my_pass()
+        if self.reveal is not None:
+            got = self.reveal.got
+            return [Publish("log", got[s].raw) for s in self.own_seats() if s in got] + self._send_mine()
+        out: list[Output] = [Publish("log", e.raw) for e in self.handovers if e.seat == seat]
+        if ctx.phase in ("over", "frozen"):
+            mine = self.audits.get(seat)
+            return out + ([Publish("log", mine.raw)] if mine is not None else self.begin_audit())
+        return out
