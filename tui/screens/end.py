@@ -31,18 +31,24 @@ class EndScreen(Screen[None]):
         self.names = list(names)
         self.result = result
 
+    BOX_CLASSES = ""  # a game's end screen may style its box (classes for #end-box)
+
     def compose(self) -> ComposeResult:
-        with Vertical(id="end-box"):
+        with Vertical(id="end-box", classes=self.BOX_CLASSES):
             yield Static(f"{self.game_name}: game over", id="end-title", markup=False)
-            yield Static(winners_line(self.names, self.result), id="end-winners", markup=False)
-            yield self.deal_static()
+            yield Static(self.winners_text(), id="end-winners", markup=False)
+            # the deal's line: hidden unless a network game dealt hidden cards
+            yield Static(self._deal_line(), id="end-deal", markup=False)
             yield DataTable(id="end-table", cursor_type="row", zebra_stripes=True)
+            yield from self.compose_more()
         yield Footer()
 
-    def deal_static(self) -> Static:
-        """The line on the deal (every end screen yields it; hidden unless a network game dealt
-        hidden cards)."""
-        return Static(self._deal_line(), id="end-deal", markup=False)
+    def winners_text(self) -> str:
+        return winners_line(self.names, self.result)
+
+    def compose_more(self) -> ComposeResult:
+        """What a game's end screen shows below the table (nothing here)."""
+        return iter(())
 
     def _deal_line(self) -> str:
         """A network game with hidden cards: what the end audit says of the deal."""

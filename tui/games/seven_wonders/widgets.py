@@ -8,15 +8,14 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import Footer, Static
 
 from engine.core import Result
 from engine.seven_wonders.cards import CARDS
 from engine.seven_wonders.state import View
 
-from ...results import winners_line
 from ...screens.end import EndScreen
 from ..base import STYLES
 from .text import city_detail
@@ -59,16 +58,10 @@ class SevenWondersEndScreen(EndScreen):
         super().__init__(game_name, names, result, table)
         self.final_view = view
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="end-box"):
-            yield Static(f"{self.game_name}: game over", id="end-title", markup=False)
-            yield Static(winners_line(self.names, self.result), id="end-winners", markup=False)
-            yield self.deal_static()
-            yield DataTable(id="end-table", cursor_type="row", zebra_stripes=True)
-            notes = self._notes()
-            if notes:
-                yield Static("\n".join(notes), id="sw-end-notes", markup=False)
-        yield Footer()
+    def compose_more(self) -> ComposeResult:
+        notes = self._notes()
+        if notes:
+            yield Static("\n".join(notes), id="sw-end-notes", markup=False)
 
     def _notes(self) -> list[str]:
         lines = []

@@ -8,9 +8,9 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import Footer, Static
 
 from engine.core import Result
 from engine.ten.state import View
@@ -57,22 +57,18 @@ class TenEndScreen(EndScreen):
         super().__init__(game_name, names, result, table)
         self.final_view = view
 
-    def compose(self) -> ComposeResult:
-        with Vertical(id="end-box", classes="ten-end"):
-            yield Static(f"{self.game_name}: game over", id="end-title", markup=False)
-            yield Static(self._winners(), id="end-winners", markup=False)
-            yield self.deal_static()
-            yield DataTable(id="end-table", cursor_type="row", zebra_stripes=True)
-            with VerticalScroll(id="ten-runs-scroll"):
-                yield Static(Text("Runs with the wilds in place (↑/↓ scroll)", style="bold italic"))
-                yield Static(collections_text(self.names, self.final_view.players, self.result), id="ten-runs")
-        yield Footer()
+    BOX_CLASSES = "ten-end"
+
+    def compose_more(self) -> ComposeResult:
+        with VerticalScroll(id="ten-runs-scroll"):
+            yield Static(Text("Runs with the wilds in place (↑/↓ scroll)", style="bold italic"))
+            yield Static(collections_text(self.names, self.final_view.players, self.result), id="ten-runs")
 
     def on_mount(self) -> None:
         # Textual also runs EndScreen.on_mount (handlers run along the MRO): this only adds focus.
         self.call_after_refresh(self.query_one("#ten-runs-scroll", VerticalScroll).focus)
 
-    def _winners(self) -> str:
+    def winners_text(self) -> str:
         if len(self.names) == 1:
             return f"Solo: {self.names[0]} scores {self.result.scores[0]} points."
         return winners_line(self.names, self.result)
