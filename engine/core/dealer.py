@@ -22,7 +22,7 @@ from typing import Any
 from .errors import GameError
 from .game import Action, Game, Seat, State
 from .hidden import is_token, mask, masked, parse_token, reveal, tokens_in
-from .plain import to_plain
+from .plain import strings_in, to_plain
 from .rng import Rng
 
 
@@ -205,21 +205,6 @@ class PlainShadow:
                 who = "the table" if seat is None else f"seat {seat}"
                 raise Leak(f"step {step}: {who} learnt {play.faces[t]!r} ({t}), not in its view")
         self.seen_learnt = len(play.learnt)
-
-
-def strings_in(data: Any) -> set[str]:
-    """Every string in plain data (maps' values, lists): where a face shows in a view."""
-    out: set[str] = set()
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, str):
-            out.add(item)
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-    return out
 
 
 def checked_bot_game(game: Game, n_players: int, seed: bytes, bots: list[Any],

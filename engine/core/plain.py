@@ -97,6 +97,23 @@ def relabel(value: T, a: str, b: str) -> T:
     return from_plain(swap(to_plain(value)))
 
 
+def strings_in(data: Any) -> set[str]:
+    """Every string in plain data (maps' keys and values, lists, tuples): where a card id
+    shows in a view or a message."""
+    out: set[str] = set()
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+            stack.extend(item.keys())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return out
+
+
 def _sort_maps(data: Any) -> Any:
     if isinstance(data, dict):
         return {k: _sort_maps(data[k]) for k in sorted(data)}

@@ -122,6 +122,13 @@ class Dealing(DeckCare):
             return self.mine
         return self.proxied_faces.get(seat, {}) if seat is not None else {}
 
+    def add_faces(self, seat: int, faces: Mapping[str, Any]) -> None:
+        """Faces shown to `seat` alone, which this peer holds the keys of (its own, or handed)."""
+        if self.keys_of(seat) is self.seats:
+            self.mine.update(faces)
+        else:
+            self.proxied_faces.setdefault(seat, {}).update(faces)
+
     def own_seats(self) -> list[int]:
         """Seats whose deck keys this peer holds and sends."""
         return sorted(s for s in {self.ctx.my_seat, *self.proxied} if s is not None and self.keys_of(s))
@@ -393,8 +400,7 @@ class Dealing(DeckCare):
         for seat, tokens in r.private.items():
             self.granted[seat].update(tokens)
         for seat, seat_faces in mine.items():
-            held = self.mine if self.keys_of(seat) is self.seats else self.proxied_faces.setdefault(seat, {})
-            held.update(seat_faces)
+            self.add_faces(seat, seat_faces)
         self.shown.update(faces)
         step = self.ctx.step
         self.learnt += [(step, t) for t in sorted(faces)] + [(step, t) for t in sorted(mine.get(self.ctx.my_seat, {}))]

@@ -133,8 +133,7 @@ class DeckCare:
             held = self.keys_of(to)
             for (label, pos), key in keys.items():
                 held[label].received.setdefault(pos, {})[sender] = key
-            faces = self._open_for(to, [token(label, pos) for label, pos in keys])
-            (self.mine if held is self.seats else self.proxied_faces.setdefault(to, {})).update(faces)
+            self.add_faces(to, self._open_for(to, [token(label, pos) for label, pos in keys]))
         if any(self.asks.values()):
             return out + ctx.waiting()
         return out + self.steps.after_step()
@@ -167,7 +166,7 @@ class DeckCare:
         except (ValueError, TypeError, KeyError, msgpack.UnpackException) as exc:
             return out + ctx.drop(env, f"the deck keys seat {seat} handed over do not open: {exc}", loud=True)
         self.proxied[seat] = held
-        self.proxied_faces[seat] = self._open_for(seat, sorted(self.granted.get(seat, ())))
+        self.add_faces(seat, self._open_for(seat, sorted(self.granted.get(seat, ()))))
         names = ctx.display_names()
         out.append(Note("handover", f"this table holds {names[seat]}'s cards now", {"seat": seat, "to": to}))
         return out + self._my_pass() + self._send_mine() + (

@@ -15,7 +15,7 @@ import msgpack
 import pytest
 
 from engine.core import final_state, replay, to_plain
-from engine.core.dealer import strings_in
+from engine.core.plain import strings_in
 from engine.registry import game_ids, get_game
 from net.deck import DeckSeat, DeckSecrets, group
 from net.identity import Identity
@@ -135,8 +135,8 @@ class _Cheating(DeckSeat):
         return body
 
 
-async def _table_with_cheater(monkeypatch, how: str, gid: str = "ten", n: int = 3):
-    """A table whose seat 1 cheats as `how` says (its peer's deck secrets are _Cheating)."""
+def _seat_1_deals_as(monkeypatch, cheating: type[DeckSeat], **attributes) -> None:
+    """Seat 1's deck secrets are made as `cheating` (a DeckSeat subclass); the others honest."""
     create = DeckSeat.create
 
     class Factory:
@@ -144,11 +144,17 @@ async def _table_with_cheater(monkeypatch, how: str, gid: str = "ten", n: int = 
         def create(spec, seat, entropy):
             if seat != 1:
                 return create(spec, seat, entropy)
-            cheat = _Cheating(spec, seat, DeckSecrets.derive(spec, seat, entropy))
-            cheat.how = how
+            cheat = cheating(spec, seat, DeckSecrets.derive(spec, seat, entropy))
+            for name, value in attributes.items():
+                setattr(cheat, name, value)
             return cheat
 
     monkeypatch.setattr(dealing_module, "DeckSeat", Factory)
+
+
+async def _table_with_cheater(monkeypatch, how: str, gid: str = "ten", n: int = 3):
+    """A table whose seat 1 cheats as `how` says (its peer's deck secrets are _Cheating)."""
+    _seat_1_deals_as(monkeypatch, _Cheating, how=how)
     broker = MemoryBroker()
     transports = [MemoryTransport(broker) for _ in range(n)]
     for t in transports:
@@ -323,16 +329,7 @@ async def test_keys_that_do_not_open_are_asked_for_in_clear(monkeypatch, answers
             body = super().send_keys(positions, to, to_public)
             return {**body, "box": body["box"][:-1] + bytes([body["box"][-1] ^ 1])}
 
-    create = DeckSeat.create
-
-    class Factory:
-        @staticmethod
-        def create(spec, seat, entropy):
-            if seat != 1:
-                return create(spec, seat, entropy)
-            return BadBoxes(spec, seat, DeckSecrets.derive(spec, seat, entropy))
-
-    monkeypatch.setattr(dealing_module, "DeckSeat", Factory)
+    _seat_1_deals_as(monkeypatch, BadBoxes)
     offset = [0.0]
     broker = MemoryBroker()
     transports = [MemoryTransport(broker) for _ in range(3)]

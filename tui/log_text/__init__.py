@@ -31,6 +31,20 @@ def plain_lines(events: Sequence[Event], names: Names) -> list[str]:
     return [f"{who(names, e.seat)}: {e.text or e.kind.replace('_', ' ')}" for e in events]
 
 
+def plain_line(event: Event, names: Names) -> str:
+    """One event's plain wording (what a renderer falls back on for a kind it does not word)."""
+    return plain_lines([event], names)[0]
+
+
+def each_event(line: Callable[[Event, Names], str | None]) -> Renderer:
+    """A renderer that words every event on its own line: `line`, else the plain wording."""
+
+    def lines(events: Sequence[Event], names: Names) -> list[str]:
+        return [worded if (worded := line(e, names)) is not None else plain_line(e, names) for e in events]
+
+    return lines
+
+
 def renderer(game_id: str) -> Renderer:
     """The game's `lines` (found by its id), or the plain wording."""
     if game_id not in _LOADED:

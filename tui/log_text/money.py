@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from engine.core import Event
 from engine.money.cards import SIDE_NAMES, labels
 
-from . import Names, plain_lines, who
+from . import Names, plain_line, who
 
 
 def lines(events: Sequence[Event], names: Names) -> list[str]:
@@ -15,7 +15,7 @@ def lines(events: Sequence[Event], names: Names) -> list[str]:
     out = []
     for e in events:
         line = _line(e, names, split)
-        out.append(line if line is not None else plain_lines([e], names)[0])
+        out.append(line if line is not None else plain_line(e, names))
     return out
 
 

@@ -2,20 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from engine.core import Event
 from engine.seven_wonders.cards import CARDS
 
-from . import Names, plain_lines, who
-
-
-def lines(events: Sequence[Event], names: Names) -> list[str]:
-    out = []
-    for e in events:
-        line = _line(e, names)
-        out.append(line if line is not None else plain_lines([e], names)[0])
-    return out
+from . import Names, each_event, who
 
 
 def _card(card: str) -> str:
@@ -57,3 +47,6 @@ def _conflicts(e: Event, names: Names) -> str:
         got = [t for t in tokens[2 * seat: 2 * seat + 2] if t]
         parts.append(f"{who(names, seat)} " + (" ".join(f"{t:+d}".replace("-", "−") for t in got) or "0"))
     return f"Age {_AGES.get(age, age)} conflicts: " + " · ".join(parts)
+
+
+lines = each_event(_line)  # the renderer tui/log_text finds by the game id

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from engine.core import Event
 from engine.sheriff.cards import IDX, NAME
 
-from . import Names, plain_lines, who
+from . import Names, plain_line, who
 
 
 def lines(events: Sequence[Event], names: Names) -> list[str]:
@@ -20,7 +20,7 @@ def lines(events: Sequence[Event], names: Names) -> list[str]:
             out[-1] += f"; you inspect {other}" if e.kind == "promise_inspect" else f"; you let {other} pass"
             continue
         line = _line(e, names)
-        out.append(line if line is not None else plain_lines([e], names)[0])
+        out.append(line if line is not None else plain_line(e, names))
     return out
 
 

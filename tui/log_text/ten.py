@@ -7,15 +7,7 @@ from collections.abc import Sequence
 from engine.core import Event
 from engine.ten.cards import card_name
 
-from . import Names, plain_lines, who
-
-
-def lines(events: Sequence[Event], names: Names) -> list[str]:
-    out = []
-    for e in events:
-        line = _line(e, names)
-        out.append(line if line is not None else plain_lines([e], names)[0])
-    return out
+from . import Names, each_event, who
 
 
 def _cards(cards: tuple[str, ...]) -> str:
@@ -67,3 +59,6 @@ def _line(e: Event, names: Names) -> str | None:
     if kind == "skip":
         return f"{name} buys nothing"
     return None
+
+
+lines = each_event(_line)  # the renderer tui/log_text finds by the game id
