@@ -61,8 +61,7 @@ class Shown:
 class Reveal:
     """A show (after a change) or an open (before a step) in progress."""
 
-    kind: str  # "deck_show" or "deck_open"
-    step: int
+    kind: str  # "deck_show" or "deck_open" (for the step in progress)
     public: tuple[str, ...]  # tokens for everyone
     private: dict[int, tuple[str, ...]]  # seat -> tokens for that seat alone
     senders: frozenset[int]
@@ -295,7 +294,7 @@ class Dealing(DeckCare):
         n = len(self.ctx.keys)
         senders = frozenset(range(n)) if public else frozenset(
             s for s in range(n) if any(r != s for r in private))
-        self.reveal = Reveal(kind, self.ctx.step, public, private, senders)
+        self.reveal = Reveal(kind, public, private, senders)
         out = self._send_mine()
         for env in self.steps.buffer.release(self.ctx.step):
             out += self.steps.route(env)
