@@ -132,8 +132,11 @@ def _box(v: Any) -> bool:
 
 def _deck_secret(v: Any) -> bool:
     """A seat's secrets for one deck, published at the audit (the audit checks the rest)."""
-    return (_map(v) and set(v) == {"deck_key", "perm", "keys"} and _POINT(v["deck_key"])
-            and _list_of(_int, MAX_CARDS)(v["perm"]) and _points(v["keys"]))
+    pool = {"pool_key", "pool_perm"} & set(v) if _map(v) else set()
+    return (_map(v) and set(v) - pool == {"deck_key", "perm", "keys"} and _POINT(v["deck_key"])
+            and _list_of(_int, MAX_CARDS)(v["perm"]) and _points(v["keys"])
+            and (not pool or len(pool) == 2 and _POINT(v["pool_key"])
+                 and _list_of(_int, MAX_CARDS)(v["pool_perm"])))
 
 
 # kind -> body field -> check. Every field is required; no other field is allowed.
@@ -164,6 +167,7 @@ BODIES: dict[str, dict[str, Callable[[Any], bool]]] = {
     "proof": {"seat": _seat, "what": _str(16), "step": _int, "evidence": _list_of(_bin(), 2)},
     "handover": {"bot": _str(16), "to": _seat},
     # the deck protocol (net/lockstep/dealing.py): every deck being dealt in one message
+    "deck_mask": {"decks": _list_of(_LABEL, MAX_DECKS), "cards": _list_of(_points, MAX_DECKS)},
     "deck_shuffle": {"decks": _list_of(_LABEL, MAX_DECKS), "cards": _list_of(_points, MAX_DECKS)},
     "deck_lock": {"decks": _list_of(_LABEL, MAX_DECKS), "cards": _list_of(_points, MAX_DECKS),
                   "commits": _list_of(_points, MAX_DECKS)},

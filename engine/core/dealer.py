@@ -58,7 +58,11 @@ class HiddenPlay:
 
     # ---- the dealer -------------------------------------------------------------------
     def _deal(self, label: str, cards: tuple[Any, ...]) -> None:
+        """Shuffle a deck. A card of it that is a token of a deck dealt before (7 Wonders'
+        guild slots: the first cards of the guild deck) opens straight to that deck's card,
+        as the network's pool pass makes it (docs/protocol.md §11)."""
         order, _ = Rng(self.seed + b"\x00dealer\x00" + label.encode()).shuffle(cards)
+        order = tuple(self.faces[c] if is_token(c) else c for c in order)
         self.faces.update(zip(masked(label, len(order)), order, strict=True))
 
     def order(self, label: str) -> tuple[Any, ...]:
@@ -88,7 +92,7 @@ class HiddenPlay:
 
     def settle(self) -> None:
         """Deal what the rules shuffled, then show every token that a seat may now see (until
-        nothing changes: a face may itself be a token, e.g. a guild slot of an Age deck)."""
+        nothing changes)."""
         while True:
             self._deal_new_decks()
             table = frozenset(t for t in self.game.seen(self.public, None) if is_token(t))

@@ -263,8 +263,6 @@ class SevenWonders(Game):
     # slot" tokens of the guild deck (the table shuffles those tokens with the Age III cards);
     # the others stay in the box and are never shown.
     def decks(self, n_players: int, options: Mapping[str, Any]) -> tuple[tuple[str, tuple[Any, ...]], ...]:
-        if not NETWORK_DEAL:
-            return ()
         return network_decks(n_players)
 
     def dealt_options(self, n_players: int, orders: Mapping[str, tuple[Any, ...]]) -> dict[str, Any]:
@@ -496,11 +494,10 @@ def profile_of(state: State, seat: int) -> Profile:
 
 
 # ---- a dealt game's public state ---------------------------------------------------------------
-# Off until the core's dealer supports what 7 Wonders needs (tests/engine/seven_wonders/
-# test_hidden.py plays on such a dealer): a card of the Age III deck that is a guild slot opens
-# to its guild, and a seat's choice is masked with the cards in its reach (`in_reach`), in that
-# order, not with every face it ever saw (two copies of one card would be confused).
-NETWORK_DEAL = False
+# The Age III deck's guild cards are slots of the guild deck (its first n + 2 positions): the
+# table draws them face down into Age III (the pool pass, docs/protocol.md §11), so a position
+# opens straight to its guild. A seat's choice is masked with the cards in its reach
+# (`in_reach`), in that order, not with every face it ever saw (two copies of one card).
 GUILD_DECK = "guilds"
 _AGE_DECK = {1: "age1", 2: "age2", 3: "age3"}
 

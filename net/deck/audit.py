@@ -33,6 +33,9 @@ class AuditResult:
 
     accused: tuple[Accusation, ...]
     order: tuple[int, ...] | None  # the slot at every final position, when verified
+    # a deck with a pool: the pool card (its index in the pool) at each pool position after
+    # pass 0, when verified; the first `drawn` went into the deck, the others stayed out
+    pool_order: tuple[int, ...] | None = None
 
     @property
     def verified(self) -> bool:
@@ -51,6 +54,8 @@ class _Published:
     deck_key: bytes
     perm: tuple[int, ...]
     keys: tuple[bytes, ...]
+    pool_key: bytes = group.ONE
+    pool_perm: tuple[int, ...] = ()
 
 
 def audit(table: DeckTable, bodies: Mapping[int, Mapping[str, Any]]) -> AuditResult:
@@ -62,8 +67,9 @@ def audit(table: DeckTable, bodies: Mapping[int, Mapping[str, Any]]) -> AuditRes
         fault = _judge(table, seat, bodies.get(seat))
         if fault is not None:
             accused.append(Accusation(seat, *fault))
-    order = None if accused else _order(table, bodies)
-    return AuditResult(tuple(accused), order)
+    if accused:
+        return AuditResult(tuple(accused), None)
+    return AuditResult((), _order(table, bodies), _pool_order(table, bodies))
 
 
 def _judge(table: DeckTable, seat: int, body: Mapping[str, Any] | None) -> tuple[str, str] | None:
@@ -74,6 +80,8 @@ def _judge(table: DeckTable, seat: int, body: Mapping[str, Any] | None) -> tuple
     if isinstance(published, tuple):
         return published
     fault = _check_commitments(table, seat, published.keys)
+    if fault is None and table.spec.pool:
+        fault = _replay_mask(table, seat, published)
     if fault is None:
         fault = _replay_shuffle(table, seat, published)
     if fault is None:
@@ -88,18 +96,33 @@ def _parse(table: DeckTable, body: Mapping[str, Any]) -> _Published | tuple[str,
         return "malformed", f"its audit is not for deck {table.spec.label!r}"
     if not group.is_scalar(key):
         return "malformed", "its deck key is not a scalar"
-    if not isinstance(perm, (list, tuple)) or not all(
-        isinstance(i, int) and not isinstance(i, bool) for i in perm
-    ):
-        return "malformed", "its permutation is not a list of positions"
-    if sorted(perm) != list(range(n)):
-        return "bad_permutation", f"its permutation is not one of the {n} positions"
+    fault = _check_permutation(perm, n, "")
+    if fault is not None:
+        return fault
     if not isinstance(keys, (list, tuple)) or len(keys) != n:
         return "malformed", f"its audit must carry {n} position keys"
     for pos, k in enumerate(keys):
         if not group.is_scalar(k):
             return "malformed", f"its key for position {pos} is not a scalar"
-    return _Published(key, tuple(perm), tuple(keys))  # type: ignore[arg-type]
+    if not table.spec.pool:
+        return _Published(key, tuple(perm), tuple(keys))  # type: ignore[arg-type]
+    pool_key, pool_perm = body.get("pool_key"), body.get("pool_perm")
+    if not group.is_scalar(pool_key):
+        return "malformed", "its pool key is not a scalar"
+    fault = _check_permutation(pool_perm, len(table.spec.pool), "pool ")
+    if fault is not None:
+        return fault
+    return _Published(key, tuple(perm), tuple(keys), pool_key, tuple(pool_perm))  # type: ignore[arg-type]
+
+
+def _check_permutation(perm: object, n: int, what: str) -> tuple[str, str] | None:
+    if not isinstance(perm, (list, tuple)) or not all(
+        isinstance(i, int) and not isinstance(i, bool) for i in perm
+    ):
+        return "malformed", f"its {what}permutation is not a list of positions"
+    if sorted(perm) != list(range(n)):
+        return "bad_permutation", f"its {what}permutation is not one of the {n} positions"
+    return None
 
 
 def _check_commitments(table: DeckTable, seat: int, keys: Sequence[bytes]) -> tuple[str, str] | None:
@@ -109,39 +132,50 @@ def _check_commitments(table: DeckTable, seat: int, keys: Sequence[bytes]) -> tu
     return None
 
 
+def _replay_mask(table: DeckTable, seat: int, pub: _Published) -> tuple[str, str] | None:
+    received = table.masked[seat - 1] if seat else table.points
+    own = len(table.spec.cards)
+    order = list(range(own)) + [own + j for j in pub.pool_perm]
+    return _replay_pass(received, table.masked[seat], order, pub.pool_key, "pool pass")
+
+
 def _replay_shuffle(table: DeckTable, seat: int, pub: _Published) -> tuple[str, str] | None:
-    received = table.shuffled[seat - 1] if seat else table.points
-    sent = table.shuffled[seat]
+    received = table.shuffled[seat - 1] if seat else table.start
+    return _replay_pass(received, table.shuffled[seat], pub.perm, pub.deck_key, "shuffle")
+
+
+def _replay_pass(received: Deck, sent: Deck, order: Sequence[int], key: bytes,
+                 what: str) -> tuple[str, str] | None:
     try:
-        expected = [group.mul(received[i], pub.deck_key) for i in pub.perm]
+        expected = [group.mul(received[i], key) for i in order]
     except group.NotInGroup:
         return None  # its input is no deck: the seat before it fails its own replay
-    return None if tuple(expected) == sent else _diagnose(received, sent, pub.deck_key)
+    return None if tuple(expected) == sent else _diagnose(received, sent, key, what)
 
 
-def _diagnose(received: Deck, sent: Deck, deck_key: bytes) -> tuple[str, str]:
-    """Why a shuffle pass does not replay: a point that is no card it received under its key
-    (a substituted card, or a received one masked otherwise), or only the order is wrong.
+def _diagnose(received: Deck, sent: Deck, key: bytes, what: str) -> tuple[str, str]:
+    """Why a pass does not replay: a point that is no card it received under its key (a
+    substituted card, or a received one masked otherwise), or only the order is wrong.
 
     (A card twice under one key is two equal points, refused when the deck was published.)
     """
-    x_inv = group.invert(deck_key)
+    x_inv = group.invert(key)
     have = set(received)
     for pos, p in enumerate(sent):
         try:
             p = group.mul(p, x_inv)
         except group.NotInGroup:
-            return "bad_point", f"position {pos} of its shuffle is not a point of the group"
+            return "bad_point", f"position {pos} of its {what} is not a point of the group"
         if p not in have:
             return "substituted", (
-                f"position {pos} of its shuffle is not a card it received, masked with its key"
+                f"position {pos} of its {what} is not a card it received, masked with its key"
             )
-    return "wrong_permutation", "its shuffle is not its published permutation"
+    return "wrong_permutation", f"its {what} is not its published permutation"
 
 
 def _replay_lock(table: DeckTable, seat: int, pub: _Published) -> tuple[str, str] | None:
     received = table.locked[seat - 1] if seat else table.shuffled[-1]
-    x_inv = group.invert(pub.deck_key)
+    x_inv = group.invert(group.product((pub.deck_key, pub.pool_key)))
     for pos, (p, k, out) in enumerate(zip(received, pub.keys, table.locked[seat], strict=True)):
         try:
             expected = group.mul(p, na.crypto_core_ed25519_scalar_mul(x_inv, k))
@@ -150,6 +184,20 @@ def _replay_lock(table: DeckTable, seat: int, pub: _Published) -> tuple[str, str
         if expected != out:
             return "lock_mismatch", f"its lock pass at position {pos} does not match its keys"
     return None
+
+
+def _pool_order(table: DeckTable, bodies: Mapping[int, Mapping[str, Any]]) -> tuple[int, ...] | None:
+    """The pool card at each pool position after pass 0: seat s put at j what it received
+    at pool_perm_s[j], so follow the seats back from the last."""
+    if not table.spec.pool:
+        return None
+    perms = [bodies[s]["pool_perm"] for s in range(table.spec.seats)]
+    out = []
+    for j in range(len(table.spec.pool)):
+        for perm in reversed(perms):
+            j = perm[j]
+        out.append(j)
+    return tuple(out)
 
 
 def _order(table: DeckTable, bodies: Mapping[int, Mapping[str, Any]]) -> tuple[int, ...]:

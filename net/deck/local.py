@@ -1,4 +1,4 @@
-"""Both passes with every seat in one process: for tests, benchmarks and local tools."""
+"""Every pass with every seat in one process: for tests, benchmarks and local tools."""
 
 from __future__ import annotations
 
@@ -9,7 +9,11 @@ from .table import DeckTable
 
 
 def deal(table: DeckTable, seats: Sequence[DeckSeat]) -> DeckTable:
-    """The table after every seat's shuffle pass, then every seat's lock pass, in seat order."""
+    """The table after every seat's pool pass (a deck with a pool), shuffle pass, then lock
+    pass, in seat order."""
+    if table.spec.pool:
+        for seat in seats:
+            table = table.accept_mask(seat.seat, seat.mask(table))
     for seat in seats:
         table = table.accept_shuffle(seat.seat, seat.shuffle(table))
     for seat in seats:

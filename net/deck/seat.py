@@ -29,14 +29,19 @@ MIN_ENTROPY = 32
 
 @dataclass(frozen=True, slots=True)
 class DeckSecrets:
-    """A seat's deck key x, its pass-1 permutation, and its key k_pos for every position.
+    """A seat's deck key x, its pass-1 permutation, and its key k_pos for every position;
+    with a pool, also its pool key y and its permutation of the pool.
 
-    Pass 1 publishes out[i] = x·in[perm[i]]; pass 2 publishes out[pos] = (k_pos/x)·in[pos].
+    Pass 0 publishes y·in[i] for the deck's own cards and y·in[c + pool_perm[j]] for the
+    pool's (c own cards); pass 1 publishes out[i] = x·in[perm[i]]; pass 2 publishes
+    out[pos] = (k_pos/(x·y))·in[pos] (y = 1 without a pool).
     """
 
     deck_key: bytes
     perm: tuple[int, ...]
     keys: tuple[bytes, ...]
+    pool_key: bytes | None = None
+    pool_perm: tuple[int, ...] = ()
 
     @staticmethod
     def derive(spec: DeckSpec, seat: int, entropy: bytes) -> DeckSecrets:
@@ -47,17 +52,30 @@ class DeckSecrets:
             SECRET_DOMAIN + group.text0(spec.gid) + group.text0(spec.label) + group.u64(seat)
             + group.u64(len(entropy)) + entropy
         )
-        n = len(spec.cards)
+        n = spec.size
         perm, _ = Rng(sha256(base + b"perm").digest()).shuffle(range(n))
         keys = tuple(_scalar(base + b"pos" + group.u64(pos)) for pos in range(n))
-        return DeckSecrets(_scalar(base + b"deck"), perm, keys)
+        if not spec.pool:
+            return DeckSecrets(_scalar(base + b"deck"), perm, keys)
+        pool_perm, _ = Rng(sha256(base + b"pool-perm").digest()).shuffle(range(len(spec.pool)))
+        return DeckSecrets(_scalar(base + b"deck"), perm, keys, _scalar(base + b"pool"), pool_perm)
+
+    @property
+    def unkey(self) -> bytes:
+        """1/(x·y): what the lock pass removes besides adding the position keys."""
+        keys = (self.deck_key,) if self.pool_key is None else (self.deck_key, self.pool_key)
+        return group.invert(group.product(keys))
 
     def to_plain(self) -> dict[str, Any]:
-        return {"deck_key": self.deck_key, "perm": list(self.perm), "keys": list(self.keys)}
+        out = {"deck_key": self.deck_key, "perm": list(self.perm), "keys": list(self.keys)}
+        if self.pool_key is not None:
+            out.update(pool_key=self.pool_key, pool_perm=list(self.pool_perm))
+        return out
 
     @staticmethod
     def from_plain(data: Mapping[str, Any]) -> DeckSecrets:
-        return DeckSecrets(data["deck_key"], tuple(data["perm"]), tuple(data["keys"]))
+        return DeckSecrets(data["deck_key"], tuple(data["perm"]), tuple(data["keys"]),
+                           data.get("pool_key"), tuple(data.get("pool_perm", ())))
 
 
 def _scalar(prefix: bytes) -> bytes:
@@ -107,7 +125,17 @@ class DeckSeat:
     def create(spec: DeckSpec, seat: int, entropy: bytes) -> DeckSeat:
         return DeckSeat(spec, seat, DeckSecrets.derive(spec, seat, entropy))
 
-    # -- the two passes -----------------------------------------------------------------
+    # -- the passes ---------------------------------------------------------------------
+
+    def mask(self, table: DeckTable) -> dict[str, Any]:
+        """Pass 0 (a deck with a pool): mask every candidate with the pool key and permute
+        only the pool, so that nobody knows which pool cards the first `drawn` slots hold."""
+        self._turn(table, "mask")
+        deck, y, own = table.current, self.secrets.pool_key, len(self.spec.cards)
+        order = list(range(own)) + [own + j for j in self.secrets.pool_perm]
+        with _blame(table):
+            cards = [group.mul(deck[i], y) for i in order]
+        return {"deck": self.spec.label, "cards": cards}
 
     def shuffle(self, table: DeckTable) -> dict[str, Any]:
         """Pass 1: mask every card with the deck key and permute the deck."""
@@ -118,9 +146,9 @@ class DeckSeat:
         return {"deck": self.spec.label, "cards": cards}
 
     def lock(self, table: DeckTable) -> dict[str, Any]:
-        """Pass 2: swap the deck key for a key per position, committing to each."""
+        """Pass 2: swap the deck key (and pool key) for a key per position, committing to each."""
         self._turn(table, "lock")
-        x_inv = group.invert(self.secrets.deck_key)
+        x_inv = self.secrets.unkey
         deck, keys = table.current, self.secrets.keys
         with _blame(table):
             cards = [

@@ -26,18 +26,37 @@ MAX_SEATS = 64
 
 @dataclass(frozen=True, slots=True)
 class DeckSpec:
-    """Which deck: the game id, a label per deck of the game ("age1"), its cards, the seats."""
+    """Which deck: the game id, a label per deck of the game ("age1"), its cards, the seats.
+
+    A deck may also take `drawn` cards of a `pool` face down (7 Wonders: the Age III deck
+    holds n + 2 of the ten guilds): no peer learns which pool cards went in, and a position
+    holding one opens straight to that card. The pool is drawn by a pass before the shuffle
+    (`DeckTable.accept_mask`)."""
 
     gid: str
     label: str
     cards: tuple[Any, ...]
     seats: int
+    pool: tuple[Any, ...] = ()
+    drawn: int = 0
 
     def __post_init__(self) -> None:
         if not 2 <= self.seats <= MAX_SEATS:
             raise ValueError(f"a deck needs 2 to {MAX_SEATS} seats, not {self.seats}")
-        if not self.cards:
+        if not self.cards and not self.drawn:
             raise ValueError(f"deck {self.label!r} has no cards")
+        if not 0 <= self.drawn <= len(self.pool) or bool(self.pool) != bool(self.drawn):
+            raise ValueError(f"deck {self.label!r} draws {self.drawn} of a pool of {len(self.pool)}")
+
+    @property
+    def candidates(self) -> tuple[Any, ...]:
+        """Every card a position may hold: the deck's own, then the pool's (the slots)."""
+        return self.cards + self.pool
+
+    @property
+    def size(self) -> int:
+        """Positions of the dealt deck."""
+        return len(self.cards) + self.drawn
 
 
 @dataclass(frozen=True)
@@ -45,7 +64,8 @@ class DeckTable:
     """Everything public about one deck, after the messages accepted so far."""
 
     spec: DeckSpec
-    points: Deck
+    points: Deck  # every candidate card's point, in slot order
+    masked: tuple[Deck, ...] = ()  # pass 0 (a deck with a pool): each seat's masked candidates
     shuffled: tuple[Deck, ...] = ()  # pass 1: the deck each seat published, in seat order
     locked: tuple[Deck, ...] = ()  # pass 2: likewise
     commits: tuple[Deck, ...] = ()  # per seat of pass 2: k·B for each position
@@ -53,48 +73,66 @@ class DeckTable:
 
     @staticmethod
     def new(spec: DeckSpec) -> DeckTable:
-        points = group.encode_deck(spec.gid, spec.label, spec.cards)
+        points = group.encode_deck(spec.gid, spec.label, spec.candidates)
         return DeckTable(spec, points, lookup={p: slot for slot, p in enumerate(points)})
 
     # -- where the protocol stands ------------------------------------------------------
 
     @property
     def phase(self) -> str:
-        """"shuffle" (pass 1), "lock" (pass 2) or "ready" (positions can be revealed)."""
-        if len(self.shuffled) < self.spec.seats:
+        """"mask" (pass 0, a deck with a pool), "shuffle" (pass 1), "lock" (pass 2) or "ready"
+        (positions can be revealed)."""
+        n = self.spec.seats
+        if self.spec.pool and len(self.masked) < n:
+            return "mask"
+        if len(self.shuffled) < n:
             return "shuffle"
-        return "lock" if len(self.locked) < self.spec.seats else "ready"
+        return "lock" if len(self.locked) < n else "ready"
 
     @property
     def turn(self) -> int | None:
         """The seat whose pass is awaited; None once the deck is ready."""
-        n = self.spec.seats
-        if len(self.shuffled) < n:
-            return len(self.shuffled)
-        return len(self.locked) if len(self.locked) < n else None
+        done = {"mask": self.masked, "shuffle": self.shuffled, "lock": self.locked}.get(self.phase)
+        return None if done is None else len(done)
+
+    @property
+    def start(self) -> Deck:
+        """The deck pass 1 starts from: the cards' points, or with a pool, the masked
+        candidates without the pool cards left out (the last masker's first `size`)."""
+        return self.masked[-1][: self.size] if self.spec.pool else self.points
 
     @property
     def current(self) -> Deck:
         """The deck the next pass works on (the final deck once ready)."""
         if self.locked:
             return self.locked[-1]
-        return self.shuffled[-1] if self.shuffled else self.points
+        if self.shuffled:
+            return self.shuffled[-1]
+        if self.phase == "mask":
+            return self.masked[-1] if self.masked else self.points
+        return self.start
 
     @property
     def publisher(self) -> int | None:
         """The seat that published `current` (None while it is still the card encoding)."""
-        if self.locked:
-            return len(self.locked) - 1
-        return len(self.shuffled) - 1 if self.shuffled else None
+        last = self.locked or self.shuffled or self.masked
+        return len(last) - 1 if last else None
 
     @property
     def size(self) -> int:
-        return len(self.points)
+        """Positions of the dealt deck."""
+        return self.spec.size
 
     def card(self, slot: int) -> Any:
-        return self.spec.cards[slot]
+        return self.spec.candidates[slot]
 
-    # -- the two passes -----------------------------------------------------------------
+    # -- the passes ---------------------------------------------------------------------
+
+    def accept_mask(self, seat: int, body: Mapping[str, Any]) -> DeckTable:
+        """Seat's pass-0 deck (a deck with a pool): every candidate masked, the pool permuted."""
+        self._expect(seat, "mask", body)
+        cards = self._deck(seat, body, "cards", len(self.points))
+        return replace(self, masked=self.masked + (cards,))
 
     def accept_shuffle(self, seat: int, body: Mapping[str, Any]) -> DeckTable:
         """Seat's pass-1 deck; checked at once: its turn, one distinct point per card."""
@@ -115,17 +153,18 @@ class DeckTable:
         if self.phase != phase or self.turn != seat:
             raise NotNow(f"seat {seat}'s {phase} pass is not awaited now", "out_of_turn")
 
-    def _points(self, seat: int, body: Mapping[str, Any], name: str) -> Deck:
+    def _points(self, seat: int, body: Mapping[str, Any], name: str, count: int | None = None) -> Deck:
+        count = self.size if count is None else count
         value = body.get(name)
-        if not isinstance(value, (list, tuple)) or len(value) != self.size:
-            raise Cheat(seat, "wrong_count", f"{name} must hold {self.size} points")
+        if not isinstance(value, (list, tuple)) or len(value) != count:
+            raise Cheat(seat, "wrong_count", f"{name} must hold {count} points")
         for pos, p in enumerate(value):
             if not group.is_encoding(p):
                 raise Cheat(seat, "bad_point", f"{name}[{pos}] is not 32 bytes")
         return tuple(value)
 
-    def _deck(self, seat: int, body: Mapping[str, Any], name: str) -> Deck:
-        cards = self._points(seat, body, name)
+    def _deck(self, seat: int, body: Mapping[str, Any], name: str, count: int | None = None) -> Deck:
+        cards = self._points(seat, body, name, count)
         # A masked deck of distinct cards has distinct points: a repeat is a duplicated card.
         if len(set(cards)) != len(cards):
             raise Cheat(seat, "repeated_point", "its deck repeats a card")

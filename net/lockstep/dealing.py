@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.core import Game
 from engine.core.dealer import private_in_reach
-from engine.core.hidden import is_token, mask, parse_token, reveal, token, tokens_in
+from engine.core.hidden import is_token, mask, masked, parse_token, reveal, token, tokens_in
 from engine.core.plain import plain
 
 from ..codec import Envelope
@@ -80,6 +80,7 @@ class Dealing(DeckCare):
         # commitments of the deal the others hold, so it sends none (the table may vote)
         self.may_draw = True
         self.tables: dict[str, DeckTable] = {}
+        self.pools: dict[str, str] = {}  # a deck dealt as another's pool -> that deck
         self.seats: dict[str, DeckSeat] = {}  # our secrets per deck (a seated peer)
         self.dealing: tuple[str, ...] = ()  # labels whose passes are in progress
         self.deal_step = 0
@@ -180,15 +181,33 @@ class Dealing(DeckCare):
         if ctx.my_seat is not None and not keys:
             out.append(Note("error", "this terminal lost its deck keys with its data folder: it cannot "
                                      "show cards, and the table may vote to end the game"))
-        for label, cards in decks:
-            spec = DeckSpec(ctx.gid, label, tuple(cards), n)
-            self.tables[label] = DeckTable.new(spec)
-            labels.append(label)
+        for spec in self._specs(decks, n):
+            self.tables[spec.label] = DeckTable.new(spec)
+            labels.append(spec.label)
             if keys:
-                self.seats[label] = DeckSeat.create(spec, ctx.my_seat, self._entropy(out))
+                self.seats[spec.label] = DeckSeat.create(spec, ctx.my_seat, self._entropy(out))
         self.dealing = tuple(labels)
         self.deal_step = ctx.step
         return out + self._my_pass()
+
+    def _specs(self, decks: Iterable[tuple[str, tuple[Any, ...]]], n: int) -> list[DeckSpec]:
+        """One spec per deck dealt. A deck whose cards end with tokens of another deck's first
+        positions (7 Wonders' guild slots) draws that many cards of it face down: the other
+        deck is its pool, dealt inside it (`DeckSpec.pool`), never on its own."""
+        decks = dict(decks)
+        specs = {}
+        for label, cards in decks.items():
+            slots = [parse_token(c) for c in cards if is_token(c)]
+            own = tuple(c for c in cards if not is_token(c))
+            if not slots:
+                specs.setdefault(label, DeckSpec(self.ctx.gid, label, own, n))
+                continue
+            pool = slots[0][0]
+            if cards[len(own):] != masked(pool, len(slots)) or pool not in decks:
+                raise ValueError(f"deck {label!r} must end with the first positions of one other deck")
+            self.pools[pool] = label
+            specs[label] = DeckSpec(self.ctx.gid, label, own, n, tuple(decks[pool]), len(slots))
+        return [spec for label, spec in specs.items() if label not in self.pools]
 
     def _entropy(self, out: list[Output]) -> bytes:
         secret = self.ctx.secrets.get(SECRET)
@@ -198,40 +217,44 @@ class Dealing(DeckCare):
             out.append(Secret(SECRET, secret))
         return secret
 
+    def _pass_due(self) -> tuple[str, tuple[str, ...], int | None]:
+        """(kind, decks, seat) of the pass the deal awaits: the pool pass of the decks with a
+        pool first, then every deck's shuffle, then every deck's lock."""
+        masking = tuple(label for label in self.dealing if self.tables[label].phase == "mask")
+        labels = masking or self.dealing
+        first = self.tables[labels[0]]
+        return PASS_KINDS[first.phase], labels, first.turn
+
     def _my_pass(self) -> list[Output]:
-        """Our shuffle or lock of every deck being dealt, when it is our turn."""
+        """Our pass of every deck it is due for, when it is our turn."""
         ctx = self.ctx
         if not self.dealing or ctx.replaying:
             return []
-        first = self.tables[self.dealing[0]]
-        seat = first.turn
+        kind, labels, seat = self._pass_due()
         keys = self.keys_of(seat)
-        if seat not in self.own_seats() or not all(label in keys for label in self.dealing):
+        if seat not in self.own_seats() or not all(label in keys for label in labels):
             return []
-        kind = "deck_shuffle" if first.phase == "shuffle" else "deck_lock"
         cards, commits = [], []
-        for label in self.dealing:
-            body = (keys[label].shuffle if kind == "deck_shuffle" else keys[label].lock)(self.tables[label])
+        for label in labels:
+            body = getattr(keys[label], PASS_METHOD[kind])(self.tables[label])
             cards.append(body["cards"])
             commits.append(body.get("commits", []))
-        body = {"decks": list(self.dealing), "cards": cards}
+        body = {"decks": list(labels), "cards": cards}
         if kind == "deck_lock":
             body["commits"] = commits
         env = ctx.sign(kind, body, seat=seat)
         return [Publish("log", env.raw)] + self.on_message(env)
 
     def _on_pass(self, env: Envelope) -> list[Output]:
-        first = self.tables[self.dealing[0]]
-        kind = "deck_shuffle" if first.phase == "shuffle" else "deck_lock"
-        if (env.kind, env.seat) != (kind, first.turn):
-            if env.kind == "deck_shuffle" or kind == "deck_lock":  # a later turn: keep it (one each)
+        kind, _, seat = self._pass_due()
+        if (env.kind, env.seat) != (kind, seat):
+            if _pass_rank(env.kind, env.seat) > _pass_rank(kind, seat):  # a later turn: keep it
                 self.early.setdefault((env.kind, env.seat), env)
             return []
         out = self._accept_pass(env)
         while self.dealing:  # a pass kept for its turn, if it has come
-            first = self.tables[self.dealing[0]]
-            kind = "deck_shuffle" if first.phase == "shuffle" else "deck_lock"
-            early = self.early.pop((kind, first.turn), None)
+            kind, _, seat = self._pass_due()
+            early = self.early.pop((kind, seat), None)
             if early is None:
                 break
             out += self._accept_pass(early)
@@ -239,17 +262,16 @@ class Dealing(DeckCare):
 
     def _accept_pass(self, env: Envelope) -> list[Output]:
         body = env.body
-        if list(body["decks"]) != list(self.dealing) or len(body["cards"]) != len(self.dealing):
+        _, labels, _ = self._pass_due()
+        if list(body["decks"]) != list(labels) or len(body["cards"]) != len(labels):
             return self.ctx.drop(env, f"seat {env.seat}'s {env.kind} is not for the decks being dealt")
         tables = dict(self.tables)
         try:
-            for i, label in enumerate(self.dealing):
+            for i, label in enumerate(labels):
                 part = {"deck": label, "cards": body["cards"][i]}
-                if env.kind == "deck_shuffle":
-                    tables[label] = tables[label].accept_shuffle(env.seat, part)
-                else:
+                if env.kind == "deck_lock":
                     part["commits"] = body["commits"][i] if i < len(body["commits"]) else None
-                    tables[label] = tables[label].accept_lock(env.seat, part)
+                tables[label] = getattr(tables[label], PASS_ACCEPT[env.kind])(env.seat, part)
         except Cheat as cheat:
             return self._convict(env, cheat)
         except DeckError as exc:
@@ -257,7 +279,7 @@ class Dealing(DeckCare):
         self.tables = tables
         self.ctx.accept(self.ctx.step, env)
         out: list[Output] = [Keep(env.raw)]
-        if self.tables[self.dealing[0]].phase != "ready":
+        if any(self.tables[label].phase != "ready" for label in self.dealing):
             return out + self._my_pass() + self.ctx.waiting()
         self.dealing = ()
         self.early.clear()
@@ -266,7 +288,8 @@ class Dealing(DeckCare):
     # ---- what a change of the state shows ------------------------------------------------
     def after_change(self, state: Any) -> list[Output]:
         """Deal a deck the rules just shuffled, else start the show the new state needs."""
-        new = sorted({parse_token(t)[0] for t in tokens_in(state)} - set(self.tables)) if self.reshuffles else ()
+        new = sorted({parse_token(t)[0] for t in tokens_in(state)} - set(self.tables) - set(self.pools)
+                     ) if self.reshuffles else ()
         if new:
             decks = []
             for label in new:
@@ -505,6 +528,16 @@ class Dealing(DeckCare):
     def _convict(self, env: Envelope, cheat: Cheat) -> list[Output]:
         out = self.ctx.drop(env, f"{env.kind}: {cheat}", loud=True)
         return out + self.steps.proofs.convict(env.seat, "deck", env.raw, self.ctx.step)
+
+PASS_KINDS = {"mask": "deck_mask", "shuffle": "deck_shuffle", "lock": "deck_lock"}
+PASS_METHOD = {"deck_mask": "mask", "deck_shuffle": "shuffle", "deck_lock": "lock"}
+PASS_ACCEPT = {"deck_mask": "accept_mask", "deck_shuffle": "accept_shuffle", "deck_lock": "accept_lock"}
+_PASS_ORDER = ("deck_mask", "deck_shuffle", "deck_lock")
+
+
+def _pass_rank(kind: str, seat: int | None) -> tuple[int, int]:
+    return _PASS_ORDER.index(kind), -1 if seat is None else seat
+
 
 def _by_deck(tokens: Iterable[str]) -> dict[str, tuple[int, ...]]:
     out: dict[str, list[int]] = {}

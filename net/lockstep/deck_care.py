@@ -7,6 +7,8 @@ ends, when something went wrong, or when a peer comes back.
 
 from __future__ import annotations
 
+from typing import Any
+
 import msgpack
 
 from engine.core.hidden import token
@@ -17,7 +19,7 @@ from ..deck.group import open_keys, seal_keys
 from .outputs import Keep, Note, Output, Publish
 
 MAX_ASKS = 256  # asks and answers acted on in one game (a seat asks once per show at most)
-DEAL_KINDS = frozenset({"deck_shuffle", "deck_lock"})
+DEAL_KINDS = frozenset({"deck_mask", "deck_shuffle", "deck_lock"})
 
 
 class DeckCare:
@@ -63,7 +65,7 @@ class DeckCare:
         if self.verdict is not None or len(self.audits) < n and not final:
             return []
         accused: dict[int, str] = {}
-        orders: dict[str, tuple[int, ...]] = {}
+        orders: dict[str, tuple[Any, ...]] = {}
         for label, table in sorted(self.tables.items()):
             bodies = {}
             for seat, env in self.audits.items():
@@ -72,7 +74,10 @@ class DeckCare:
                     bodies[seat] = {"deck": label, **env.body["secrets"][labels.index(label)]}
             result = audit(table, bodies)
             if result.order is not None:
-                orders[label] = result.order
+                orders[label] = tuple(table.card(slot) for slot in result.order)
+            if result.pool_order is not None:  # the pool deck, as the pool pass left it
+                pool = next(p for p, deck in self.pools.items() if deck == label)
+                orders[pool] = tuple(table.spec.pool[i] for i in result.pool_order)
             for accusation in result.accused:
                 if accusation.code == "no_audit":
                     accused.setdefault(accusation.seat, "published no audit: the deal is not verified")
@@ -80,8 +85,7 @@ class DeckCare:
                     accused.setdefault(accusation.seat, f"cheated (deck {label}: {accusation.reason})")
         self.accused = tuple(sorted(accused))
         if not accused:
-            self.steps.complete_log({label: tuple(t.card(slot) for slot in orders[label])
-                                     for label, t in self.tables.items()})
+            self.steps.complete_log(orders)
         names = self.ctx.display_names()
         self.verdict = "verified" if not accused else "; ".join(
             f"{names[s] if s < len(names) else f'seat {s}'} {why}" for s, why in sorted(accused.items()))

@@ -404,6 +404,84 @@ def test_a_lock_pass_off_its_commitments_opens_to_no_card_then_the_audit_names_i
 # -- test vectors -------------------------------------------------------------------------
 
 
+# -- a deck that draws cards of a pool face down (7 Wonders' guilds) --------------------------
+POOL = tuple(f"guild{i}" for i in range(10))
+
+
+def pool_peers(n: int, entropy: dict | None = None) -> Peers:
+    """A deck of 2n own cards that takes n + 2 of the ten pool cards face down."""
+    peers = Peers(n, tuple(range(2 * n)), entropy)
+    peers.spec = DeckSpec("deck-test", "age3", peers.spec.cards, n, POOL, n + 2)
+    peers.seats = [DeckSeat.create(peers.spec, s, (entropy or {}).get(s, bytes([s + 1]) * 32))
+                   for s in range(n)]
+    peers.table = DeckTable.new(peers.spec)
+    return peers
+
+
+@pytest.mark.parametrize("n", [3, 7])
+def test_a_pool_deck_opens_straight_to_the_drawn_pool_cards(n):
+    peers = pool_peers(n)
+    assert peers.table.phase == "mask" and peers.table.turn == 0
+    table = peers.deal()
+    assert table.phase == "ready" and table.size == 3 * n + 2
+    faces = [table.card(peers.show(pos)) for pos in range(table.size)]
+    own, guilds = [f for f in faces if f not in POOL], [f for f in faces if f in POOL]
+    assert sorted(own) == list(range(2 * n)) and len(set(guilds)) == n + 2
+    result = audit(table, peers.audits())
+    assert result.verified and [table.card(s) for s in result.order] == faces
+    # the pool's first n + 2 positions after the pool pass are the guilds drawn, in any order
+    assert {POOL[i] for i in result.pool_order[: n + 2]} == set(guilds)
+    assert sorted(result.pool_order) == list(range(10))
+
+
+def test_no_seat_alone_chooses_the_pool_cards_drawn():
+    def drawn(entropy):
+        peers = pool_peers(4, entropy)
+        peers.deal()
+        return frozenset(audit(peers.table, peers.audits()).pool_order[:6])
+
+    base = drawn({})
+    assert drawn({}) == base
+    for seat in range(4):
+        assert any(drawn({seat: bytes([50 + k]) * 32}) != base for k in range(4))
+
+
+def test_pool_secrets_survive_a_restart_and_a_private_reveal_works():
+    peers = pool_peers(3)
+    peers.deal()
+    peers.seats = [DeckSeat.from_plain(peers.spec, msgpack.unpackb(msgpack.packb(s.to_plain())))
+                   for s in peers.seats]
+    got = peers.give([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 1)
+    assert sorted(peers.table.card(s) for s in got if s < 6) == list(range(6))
+
+
+def test_a_pool_pass_that_swaps_in_a_card_is_named_by_the_audit():
+    peers = pool_peers(3)
+    table = peers.table
+    for seat in peers.seats:
+        body = seat.mask(table)
+        if seat.seat == 1:  # own card 0 replaced by a pool card it masked twice
+            body["cards"][0] = group.mul(body["cards"][7], other_scalar(group.ONE))
+        table = table.accept_mask(seat.seat, body)
+    peers.table = table
+    for seat in peers.seats:
+        table = table.accept_shuffle(seat.seat, seat.shuffle(table))
+    for seat in peers.seats:
+        table = table.accept_lock(seat.seat, seat.lock(table))
+    result = audit(table, peers.audits())
+    assert result.seats == (1,) and result.accused[0].code == "substituted"
+    assert "pool pass" in result.accused[0].reason
+
+
+def test_a_pool_audit_without_its_pool_secrets_is_malformed():
+    peers = pool_peers(3)
+    table = peers.deal()
+    bodies = peers.audits()
+    del bodies[2]["pool_key"]
+    result = audit(table, bodies)
+    assert result.seats == (2,) and result.accused[0].code == "malformed"
+
+
 def _h(points: Sequence[bytes]) -> str:
     return sha256(b"".join(points)).hexdigest()
 
@@ -441,6 +519,36 @@ def vector_run() -> dict:
         "public": [{"pos": pos, "slot": slot, "card": cards[slot]} for pos, slot in public.items()],
         "audit": str(result),
         "order": list(result.order or ()),
+        "pool": pool_vector_run(),
+    }
+
+
+def pool_vector_run() -> dict:
+    """A 3-seat deck of three cards that draws two of a pool of five face down."""
+    cards, pool = ["a", "b", "c"], ["g0", "g1", "g2", "g3", "g4"]
+    peers = Peers(3, cards, gid="deck-0001")
+    peers.spec = DeckSpec("deck-0001", "age3", tuple(cards), 3, tuple(pool), 2)
+    peers.seats = [DeckSeat.create(peers.spec, s, bytes([s + 1]) * 32) for s in range(3)]
+    peers.table = DeckTable.new(peers.spec)
+    table = peers.deal()
+    result = audit(table, peers.audits())
+    candidates = cards + pool
+    return {
+        "label": "age3", "cards": cards, "pool": pool, "drawn": 2,
+        "points": [p.hex() for p in table.points],
+        "secrets": [
+            {"deck_key": s.secrets.deck_key.hex(), "perm": list(s.secrets.perm),
+             "keys_sha256": _h(s.secrets.keys), "pool_key": s.secrets.pool_key.hex(),
+             "pool_perm": list(s.secrets.pool_perm)}
+            for s in peers.seats
+        ],
+        "masked_sha256": [_h(d) for d in table.masked],
+        "shuffled_sha256": [_h(d) for d in table.shuffled],
+        "locked_sha256": [_h(d) for d in table.locked],
+        "final": [p.hex() for p in table.current],
+        "audit": str(result),
+        "order": [candidates[slot] for slot in result.order or ()],
+        "pool_order": [pool[i] for i in result.pool_order or ()],
     }
 
 
@@ -460,3 +568,4 @@ def test_vectors_are_the_same_in_another_process_with_another_hash_seed():
 if __name__ == "__main__" and sys.argv[1:] == ["--write"]:
     VECTORS.write_text(json.dumps(vector_run(), indent=1) + "\n")
     print(f"wrote {VECTORS}")
+

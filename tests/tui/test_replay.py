@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.core import final_state, from_plain, replay_hashes, state_hash
+from engine.core import final_state, from_plain, replay_hashes, state_hash, to_plain
 from engine.registry import get_game
 from net.codec import decode_envelope
 from net.identity import Identity
@@ -245,7 +245,10 @@ async def test_a_network_log_replays_verified_with_the_seat_this_machine_held(co
     folder = peers[1].store.path
     recorded = load_replay(folder)
     assert recorded.source == "network" and recorded.steps == ls.step
-    assert state_hash(recorded.states[-1]) == ls.hash.hex() and recorded.is_over()
+    # the deal was verified: the replay shows every card (the plain engine on the completed
+    # log), and the table saw the same public game
+    assert ls.deal_verdict == "verified" and recorded.is_over()
+    assert _public(recorded.states[-1]) == _public(ls.state)
     assert recorded.names == ("P0", "P1", "P2")
     assert recorded.own_seats == (1,), "the seat bound to the key that wrote this log"
     assert load_replay(ls.gid).steps == ls.step  # a game id finds its files
@@ -275,7 +278,14 @@ async def test_a_tampered_network_log_replays_only_what_checks_out(tmp_path):
     honest = load_replay(log_file)
     assert honest.steps == ls.step
     assert recorded.steps == 5 and not recorded.is_over(), "a step was applied from a forged message"
-    assert [state_hash(s) for s in recorded.states] == [state_hash(s) for s in honest.states[: recorded.steps + 1]]
+    # the forged log ends unaudited (public states, cards face down); the table saw the same
+    assert [_public(s) for s in recorded.states] == [_public(s) for s in honest.states[: recorded.steps + 1]]
+
+
+def _public(state) -> object:
+    """What the whole table sees of a 7 Wonders state (the same with or without its faces)."""
+    game = get_game("seven_wonders")
+    return to_plain(game.view(state, None))
 
 
 async def test_a_relay_archive_replays(gamenight_home):

@@ -1,30 +1,22 @@
 """7 Wonders on partial knowledge: what each seat is shown, and when (seven_wonders.md §5, §8).
 
-The core's trusted dealer (engine/core/dealer.py) cannot play 7 Wonders yet, for two reasons
-that `ProposedDealer` below changes (rules.NETWORK_DEAL stays off until the core does):
-- a guild slot of the Age III deck is a token of the guild deck: the dealer writes that token
-  in as the face of an Age III position, so a seat shown its hand would learn "?guilds:2"
-  (no card) and the truth would hold it; here a slot opens to its guild at once;
-- a seat's choice names a card id, and `hidden.mask` takes the first (sorted) token of that
-  face among EVERY face the seat was ever shown: with two copies of a card (4+ players) that
-  is often a copy in a neighbour's hand or under the seat's own board, and for Halikarnassos
-  not the oldest copy of the pile that the plain rules take; here the choice is masked with
-  the cards in the seat's reach (`SevenWonders.in_reach`), in that order.
+Played on the core's trusted dealer (engine/core/dealer.py), checked at every step against the
+plain game: a guild slot of the Age III deck opens straight to its guild (as the network's
+pool pass makes it), and a seat's choice is masked with the cards in its reach
+(`SevenWonders.in_reach`), in that order, so a copy of a card elsewhere is never confused.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from engine.bots.registry import make_bot
 from engine.core import Stream
-from engine.core.dealer import HiddenPlay, Leak, PlainShadow
+from engine.core.dealer import HiddenPlay, PlainShadow
 from engine.core.hidden import is_token, masked, tokens_in
-from engine.core.rng import Rng
-from engine.seven_wonders import GAME, rules
+from engine.seven_wonders import GAME
 from engine.seven_wonders.cards import GUILDS, HAND_SIZE, guild_count
 from engine.seven_wonders.state import (
     BABYLON,
@@ -36,47 +28,13 @@ from engine.seven_wonders.state import (
 )
 
 
-@pytest.fixture(autouse=True)
-def network_deal(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(rules, "NETWORK_DEAL", True)
-
-
-class ProposedDealer(HiddenPlay):
-    """The core's dealer with the two changes this module's docstring describes."""
-
-    @classmethod
-    def begin(cls, n: int, seed: bytes, options: dict[str, Any] | None = None) -> ProposedDealer:
-        play = cls(GAME, n, seed, dict(options or {}))
-        play.known = [{} for _ in range(n)]
-        for label, cards in GAME.decks(n, GAME.check_options(play.options)):
-            play._deal(label, cards)
-        play.public = GAME.setup_dealt(n, seed, play.options)
-        play.settle()
-        return play
-
-    def _deal(self, label: str, cards: tuple[Any, ...]) -> None:
-        order, _ = Rng(self.seed + b"\x00dealer\x00" + label.encode()).shuffle(cards)
-        # a card that is a token of a deck dealt before opens to that card (a guild slot)
-        order = tuple(self.faces[c] if is_token(c) else c for c in order)
-        self.faces.update(zip(masked(label, len(order)), order, strict=True))
-
-    def public_action(self, seat: int, action: Any) -> Any:
-        card = getattr(action, "card", None)
-        if not isinstance(card, str) or is_token(card):
-            return action
-        for t in GAME.in_reach(self.public, seat):
-            if is_token(t) and t not in self.shown and self.known[seat].get(t) == card:
-                return replace(action, card=t)
-        return action
-
-
 def bot_game(n: int, seed: int, options: dict[str, Any] | None = None,
-             watch=None, dealer: type[ProposedDealer] = ProposedDealer) -> ProposedDealer:
+             watch=None) -> HiddenPlay:
     """Random bots on partial knowledge, every step checked against the plain game as
     tests/engine/test_hidden_play.py does; `watch(play, public_actions)` before each step."""
     root = Stream(seed.to_bytes(8, "big"))
     bots = [make_bot(GAME, s, "random", root.fork(f"bot{s}")) for s in range(n)]
-    play = dealer.begin(n, seed.to_bytes(8, "big"), options)
+    play = HiddenPlay.start(GAME, n, seed.to_bytes(8, "big"), options)
     shadow = PlainShadow(play)
     history: list[dict] = []
     shadow.check(play, history)
@@ -98,26 +56,9 @@ def test_whole_games_on_partial_knowledge_match_the_plain_game(n: int) -> None:
     bot_game(n, 7, {"wonder_side": "B"})
 
 
-class _SlotsOnly(ProposedDealer):
-    """Guild slots opened, but a choice masked as the core does."""
-
-    def public_action(self, seat: int, action: Any) -> Any:
-        return HiddenPlay.public_action(self, seat, action)
-
-
-def test_the_core_dealer_cannot_play_it_yet() -> None:
-    """Why NETWORK_DEAL is off. When this fails, the core's dealer has caught up: turn
-    NETWORK_DEAL on (tests/engine/test_hidden_play.py then plays 7 Wonders) and drop
-    ProposedDealer."""
-    play = HiddenPlay.start(GAME, 4, b"core", {})
-    with pytest.raises(Leak):  # the truth holds "?guilds:<k>" in the Age III deck
-        PlainShadow(play).check(play, [])
-    # (copies of one card are masked with `Game.in_reach`, which the core now has)
-
-
 def test_every_card_is_dealt_face_down_and_a_seat_sees_only_its_hand() -> None:
     n = 4
-    play = ProposedDealer.begin(n, b"deal")
+    play = HiddenPlay.start(GAME, n, b"deal")
     age = HAND_SIZE * n
     assert len(tokens_in(play.public)) == 3 * age + len(GUILDS)
     assert play.shown == {}  # the table has seen nothing
@@ -131,7 +72,7 @@ def test_every_card_is_dealt_face_down_and_a_seat_sees_only_its_hand() -> None:
 def test_built_cards_are_shown_to_all_and_sold_or_tucked_cards_stay_face_down() -> None:
     steps = []
 
-    def watch(play: ProposedDealer, public: dict) -> None:
+    def watch(play: HiddenPlay, public: dict) -> None:
         if play.public.phase == "pick" and play.public.turn < 6:
             steps.append(public)
 
@@ -149,7 +90,7 @@ def test_built_cards_are_shown_to_all_and_sold_or_tucked_cards_stay_face_down() 
 
 def test_a_passed_hand_is_shown_to_the_neighbour_only() -> None:
     n = 5
-    play = ProposedDealer.begin(n, b"pass")
+    play = HiddenPlay.start(GAME, n, b"pass")
     first = [set(h) for h in play.public.hands]
     play.apply({s: GAME.legal_actions(play.mine(s), s)[-1] for s in range(n)})  # every seat sells
     for seat in range(n):
@@ -176,7 +117,7 @@ def test_the_last_card_of_an_age_goes_face_down_and_guilds_left_out_are_never_sh
 def test_halikarnassos_sees_the_pile_during_its_step_and_babylon_keeps_its_card_secret() -> None:
     events = {"hali": 0, "babylon": 0}
 
-    def watch(play: ProposedDealer, public: dict) -> None:
+    def watch(play: HiddenPlay, public: dict) -> None:
         state = play.public
         if state.phase == HALIKARNASSOS:
             events["hali"] += 1
