@@ -106,6 +106,7 @@ def _proof(v: Any) -> bool:
 
 
 MAX_DECKS = 16  # decks dealt at once
+MAX_GAME_DECKS = 128  # decks of one game, listed by its audit (Sheriff deals hands anew each round)
 MAX_CARDS = 1024  # cards in one deck
 _POINT = _bin(32)
 _LABEL = _str(32)
@@ -167,13 +168,14 @@ BODIES: dict[str, dict[str, Callable[[Any], bool]]] = {
     "proof": {"seat": _seat, "what": _str(16), "step": _int, "evidence": _list_of(_bin(), 2)},
     "handover": {"bot": _str(16), "to": _seat},
     # the deck protocol (net/lockstep/dealing.py): every deck being dealt in one message
+    "deck_own": {"decks": _list_of(_LABEL, MAX_DECKS), "cards": _list_of(_points, MAX_DECKS)},
     "deck_mask": {"decks": _list_of(_LABEL, MAX_DECKS), "cards": _list_of(_points, MAX_DECKS)},
     "deck_shuffle": {"decks": _list_of(_LABEL, MAX_DECKS), "cards": _list_of(_points, MAX_DECKS)},
     "deck_lock": {"decks": _list_of(_LABEL, MAX_DECKS), "cards": _list_of(_points, MAX_DECKS),
                   "commits": _list_of(_points, MAX_DECKS)},
     "deck_show": {"open": _list_of(_opened, MAX_CARDS), "boxes": _list_of(_box, MAX_DECKS * 64)},
     "deck_open": {"open": _list_of(_opened, MAX_CARDS)},
-    "deck_audit": {"decks": _list_of(_LABEL, MAX_DECKS), "secrets": _list_of(_deck_secret, MAX_DECKS)},
+    "deck_audit": {"decks": _list_of(_LABEL, MAX_GAME_DECKS), "secrets": _list_of(_deck_secret, MAX_GAME_DECKS)},
     "deck_handover": {"to": _seat, "box": _bin(limit=MAX_SIZE)},
     "deck_ask": {"from": _list_of(lambda v: isinstance(v, list) and len(v) == 3 and _seat(v[0])
                                   and _LABEL(v[1]) and _position(v[2]), MAX_CARDS)},

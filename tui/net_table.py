@@ -64,6 +64,11 @@ class NetTable(Table):
     def started(self) -> bool:
         return self.lockstep.state is not None
 
+    @property
+    def drawable(self) -> bool:
+        """The game screen may open: the game began and this seat's first cards are here."""
+        return self.lockstep.drawable
+
     def view(self, seat: Seat | None) -> View:
         ls = self.lockstep
         if seat is not None and seat != ls.my_seat:

@@ -379,8 +379,15 @@ class Game:
 
     def deck_cards(self, state: State, label: str) -> tuple[Any, ...] | None:
         """The cards of a deck the rules shuffle during the game (known faces, e.g. discard
-        piles turned over), whose tokens `state` holds before the table dealt it; None if the
-        game has no such deck."""
+        piles turned over; or a seat's own cards, `deck_owner`), whose tokens `state` holds
+        before the table dealt it; None if the game has no such deck."""
+        return None
+
+    def deck_owner(self, state: State, label: str) -> Seat | None:
+        """The seat that deals a deck of `deck_cards` alone: its own cards (tokens it was
+        shown, faces the table saw) dealt anew face down in an order only it knows (Sheriff: a
+        hand with cards the table saw taken, before its bag is loaded). None: the table
+        shuffles it (a deck of known faces)."""
         return None
 
     def dealt_options(self, n_players: int, orders: Mapping[str, tuple[Any, ...]]) -> dict[str, Any]:

@@ -111,6 +111,8 @@ Cards = tuple[str, ...]
 
 REBUILT = "rebuild"
 """Label of the k-th draw pile the table rebuilt from the discard piles (§5.7): `rebuild<k>`."""
+REDEALT = "redeal"
+"""Label of a hand its owner deals anew in round r before loading its bag (§6): `redeal<r>s<seat>`."""
 
 
 def is_dealt(s: State) -> bool:
@@ -179,7 +181,8 @@ def _draw_deck(d: Draft) -> str | None:
 def _rebuild(rng: Rng | TableRng, cards: Cards, on_tokens: bool) -> tuple[Cards, TableRng]:
     """The rebuilt draw pile and the RNG after it: over the network, tokens of a new deck the
     table shuffles; with every face known, the stacked order or a shuffle with the game RNG."""
-    inner, stacked, count = (rng.rng, rng.stacked, rng.rebuilds) if type(rng) is TableRng else (rng, (), 0)
+    inner, stacked, count, redealt = (
+        (rng.rng, rng.stacked, rng.rebuilds, rng.redealt) if type(rng) is TableRng else (rng, (), 0, ()))
     label = f"{REBUILT}{count + 1}"
     order = dict(stacked).get(label)
     if on_tokens:
@@ -189,34 +192,48 @@ def _rebuild(rng: Rng | TableRng, cards: Cards, on_tokens: bool) -> tuple[Cards,
     else:  # a replay: as the table dealt it, drawing nothing
         rebuilt, _ = shuffle_or_stack(cards, inner, order, "rebuilt draw pile")
         stacked = tuple(entry for entry in stacked if entry[0] != label)
-    return rebuilt, TableRng(inner, stacked, cards, count + 1)
+    return rebuilt, TableRng(inner, stacked, cards, count + 1, redealt)
 
 
-def stacked_rng(rng: Rng, rebuilds: Any) -> Rng | TableRng:
-    """The game RNG of a dealt game whose rebuilt draw piles are stacked ({label: order})."""
-    if not rebuilds:
-        return rng
-    if not isinstance(rebuilds, Mapping) or not all(
-            isinstance(label, str) and label.startswith(REBUILT) and isinstance(order, (list, tuple))
-            and all(isinstance(c, str) for c in order) for label, order in rebuilds.items()):
-        raise InvalidOption("rebuilds must map each rebuilt draw pile's deck label to its order")
-    stacked = tuple(sorted((label, tuple(order)) for label, order in rebuilds.items()))
-    return TableRng(rng, stacked, (), 0)
+def stacked_rng(rng: Rng, stacked: Mapping[str, Any]) -> Rng | TableRng:
+    """The game RNG of a dealt game whose rebuilt draw piles and hands dealt anew are stacked
+    ({"rebuilds": {label: order}, "redeals": {label: order}})."""
+    orders = []
+    for key, prefix in (("rebuilds", REBUILT), ("redeals", REDEALT)):
+        decks = stacked.get(key) or {}
+        if not isinstance(decks, Mapping) or not all(
+                isinstance(label, str) and label.startswith(prefix) and isinstance(order, (list, tuple))
+                and all(isinstance(c, str) for c in order) for label, order in decks.items()):
+            raise InvalidOption(f"{key} must map each {prefix}<...> deck label to its order")
+        orders += [(label, tuple(order)) for label, order in decks.items()]
+    return TableRng(rng, tuple(sorted(orders)), (), 0) if orders else rng
 
 
 def dealt_options(orders: Mapping[str, Sequence[str]]) -> dict[str, Any]:
     """The `deck` option of a plain game dealt as the table dealt: the deck in order, and the
-    draw piles the table rebuilt (§5.7) in theirs, if the table got that far."""
+    draw piles the table rebuilt (§5.7) and the hands dealt anew (§6) in theirs, if any."""
     deck = list(orders["deck"])
-    rebuilds = {label: list(order) for label, order in orders.items() if label.startswith(REBUILT)}
-    return {"deck": {"cards": deck, "rebuilds": rebuilds} if rebuilds else deck}
+    later = {key: {label: list(order) for label, order in orders.items() if label.startswith(prefix)}
+             for key, prefix in (("rebuilds", REBUILT), ("redeals", REDEALT))}
+    if not any(later.values()):
+        return {"deck": deck}
+    return {"deck": {"cards": deck, **{key: decks for key, decks in later.items() if decks}}}
 
 
 def deck_cards(state: State, label: str) -> Cards | None:
     rng = state.rng
-    if type(rng) is TableRng and label == f"{REBUILT}{rng.rebuilds}":
+    if type(rng) is not TableRng:
+        return None
+    if label == f"{REBUILT}{rng.rebuilds}":
         return rng.rebuilt  # the face-up discard piles the table just shuffled
-    return None
+    return next((cards for redeal, _, cards in rng.redealt if redeal == label), None)
+
+
+def deck_owner(state: State, label: str) -> int | None:
+    rng = state.rng
+    if type(rng) is not TableRng:
+        return None
+    return next((seat for redeal, seat, _ in rng.redealt if redeal == label), None)
 
 
 # ---- market (§5.1) ----------------------------------------------------------------------
@@ -278,8 +295,42 @@ def _discard(d: Draft, a: Discard) -> None:
 # ---- load (§5.2) ------------------------------------------------------------------------
 def _start_load(d: Draft) -> None:
     d.update(phase=LOAD, step="", turn=-1, aside=(), drew_deck=False)
-    if not _loaders(d["n_players"], d["sheriff"], d["hands"]):
+    loaders = _loaders(d["n_players"], d["sheriff"], d["hands"])
+    if not loaders:
         _end_round(d)
+        return
+    _redeal(d, [p for p in loaders if d["hand_known"][p]])
+
+
+def _redeal(d: Draft, seats: Sequence[int]) -> None:
+    """A hand holding cards the table saw taken (from a discard pile) is dealt anew by its
+    owner before its bag is loaded, so that nobody sees which cards go in (§6). Over the
+    network its cards become tokens of a deck of their own, `redeal<round>s<seat>`, in an
+    order only the owner knows (the table keeps what the hand held: `deck_cards`); a replay
+    stacks the order the table dealt; plain play keeps the hand as it is. The identified
+    cards stay identified in the views until a card leaves the hand (§6)."""
+    rng = d["rng"]
+    table = type(rng) is TableRng
+    stacked = dict(rng.stacked) if table else {}
+    on_tokens = _on_tokens(d)
+    redealt = []
+    hands = list(d["hands"])
+    for p in seats:
+        label, hand = f"{REDEALT}{d['round']}s{p}", hands[p]
+        if on_tokens:
+            hands[p] = masked(label, len(hand))
+        elif label in stacked:  # a replay: as the table dealt it
+            order = stacked.pop(label)
+            if sorted(order) != sorted(hand):
+                raise InvalidOption(f"the stacked order of {label} is not the cards of that hand")
+            hands[p] = order
+        else:
+            continue
+        redealt.append((label, p, hand))
+    d["hands"] = tuple(hands)
+    if redealt or (table and rng.redealt):
+        inner, rebuilt, rebuilds = (rng.rng, rng.rebuilt, rng.rebuilds) if table else (rng, (), 0)
+        d["rng"] = TableRng(inner, tuple(stacked.items()), rebuilt, rebuilds, tuple(redealt))
 
 
 def _load(d: Draft, actions: Mapping[int, Any]) -> None:
@@ -711,6 +762,14 @@ def seen(s: State, seat: int | None) -> frozenset[str]:
     if s.phase == MARKET and s.turn == seat:
         cards.update(s.aside)
     return frozenset(cards)
+
+
+def in_reach(s: State, seat: int) -> Cards:
+    """The cards an action of `seat` may name: its hand, its set-aside cards on its market
+    turn, its bag and its stand. (A card it once held and dealt anew is named by its new
+    token only: the hand holds that one.)"""
+    aside = s.aside if s.phase == MARKET and s.turn == seat else ()
+    return (*s.hands[seat], *aside, *s.bags[seat], *s.stands[seat])
 
 
 def _tokens(cards: Any, zone: Cards) -> set[str]:

@@ -139,11 +139,11 @@ def _illegal(seat: int, what: str, why: str) -> IllegalAction:
 
 # ---- setup ------------------------------------------------------------------------------
 def setup_state(n: int, seed: bytes, royal: bool, first: int | None, stacked: Any) -> State:
-    rebuilds = None
-    if isinstance(stacked, Mapping):  # a dealt game replayed: {"cards": deck, "rebuilds": ...}
-        if set(stacked) != {"cards", "rebuilds"}:
-            raise InvalidOption('a stacked dealt deck is {"cards": [...], "rebuilds": {...}}')
-        stacked, rebuilds = stacked["cards"], stacked["rebuilds"]
+    later = None  # a dealt game replayed: decks the table dealt during the game
+    if isinstance(stacked, Mapping):  # {"cards": deck, "rebuilds": {...}, "redeals": {...}}
+        if "cards" not in stacked or not set(stacked) <= {"cards", "rebuilds", "redeals"}:
+            raise InvalidOption('a stacked dealt deck is {"cards": [...], "rebuilds": {...}, "redeals": {...}}')
+        stacked, later = stacked["cards"], stacked
     if stacked is not None and (
         not isinstance(stacked, (list, tuple)) or not all(isinstance(c, str) for c in stacked)
     ):
@@ -151,15 +151,15 @@ def setup_state(n: int, seed: bytes, royal: bool, first: int | None, stacked: An
     # a deck naming each physical card (the network's deal, engine/sheriff/dealt.py) makes a
     # dealt game: its zones hold cards, not counts of goods
     dealt = bool(stacked) and (is_token(stacked[0]) or stacked[0] in CARD_GOOD)
-    if rebuilds and not dealt:
-        raise InvalidOption("only a dealt deck (card ids) stacks rebuilt draw piles")
+    if later and not dealt:
+        raise InvalidOption("only a dealt deck (card ids) stacks rebuilt draw piles and hands")
     rng = Rng(seed)
     cards = card_deck(n, royal) if dealt else setup_deck(n, royal)
     deck, rng = shuffle_or_stack(cards, rng, stacked, "deck")
     if first is None:
         first, rng = rng.below(n)
-    if rebuilds:
-        rng = _dealt.stacked_rng(rng, rebuilds)
+    if later:
+        rng = _dealt.stacked_rng(rng, later)
     hands = []
     for _ in range(n):
         cards, deck = draw(deck, HAND_SIZE)
@@ -1045,11 +1045,17 @@ class Sheriff(Game):
     def deck_cards(self, state: State, label: str) -> tuple[str, ...] | None:
         return _dealt.deck_cards(state, label)
 
+    def deck_owner(self, state: State, label: str) -> int | None:
+        return _dealt.deck_owner(state, label)
+
     def seen(self, state: State, seat: int | None) -> frozenset[str]:
         return _dealt.seen(state, seat) if _dealt.is_dealt(state) else frozenset()
 
     def needs(self, state: State, actions: Mapping[int, Any]) -> frozenset[str]:
         return _dealt.needs(state, actions) if _dealt.is_dealt(state) else frozenset()
+
+    def in_reach(self, state: State, seat: int) -> tuple[str, ...] | None:
+        return _dealt.in_reach(state, seat) if _dealt.is_dealt(state) else None
 
     def describe(self, action: Any) -> str:
         return str(action)

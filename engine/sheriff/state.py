@@ -229,8 +229,8 @@ class PayGoods:
 @plain("sheriff.TableRng")
 @dataclass(frozen=True, slots=True)
 class TableRng:
-    """The game RNG of a dealt game once the table rebuilt a draw pile (§5.7), or will in a
-    replay (engine/sheriff/dealt.py). Over the network the table shuffles a rebuilt draw pile
+    """The game RNG of a dealt game once the table rebuilt a draw pile (§5.7) or a hand was
+    dealt anew (§6), or will be in a replay (engine/sheriff/dealt.py). Over the network the table shuffles a rebuilt draw pile
     as a new deck, `rebuild<k>`, and asks which cards it holds (`Game.deck_cards`): they were
     face up on the discard piles, and `rebuilt` keeps them (a deck label is short on the
     wire). A game replayed from its log stacks the table's orders (`stacked`); any other
@@ -240,6 +240,9 @@ class TableRng:
     stacked: tuple[tuple[str, tuple[str, ...]], ...]  # (deck label, order top first), by label
     rebuilt: tuple[str, ...]  # the cards of the last rebuilt draw pile, in the order taken
     rebuilds: int  # draw piles rebuilt so far: the last one is deck `rebuild<rebuilds>`
+    # hands their owners dealt anew as this round's bags are loaded (§6): (deck label, the
+    # seat, the cards it held), so the table knows what each of those decks holds
+    redealt: tuple[tuple[str, int, tuple[str, ...]], ...] = ()
 
 
 @plain("sheriff.Debt")

@@ -58,13 +58,18 @@ class _Published:
     pool_perm: tuple[int, ...] = ()
 
 
-def audit(table: DeckTable, bodies: Mapping[int, Mapping[str, Any]]) -> AuditResult:
-    """Replay both passes of every seat from its audit body (seat -> body)."""
+def audit(table: DeckTable, bodies: Mapping[int, Mapping[str, Any]],
+          held: Sequence[Any] | None = None) -> AuditResult:
+    """Replay every pass of every seat from its audit body (seat -> body). An owned deck is
+    checked against `held`: the faces of the cards its owner held, in the order the table
+    names them (known once the decks they came from are audited)."""
     if table.phase != "ready":
         raise ValueError("only a dealt deck can be audited")
+    if table.spec.owner is not None and (held is None or len(held) != table.size):
+        raise ValueError("an owned deck is audited against the cards its owner held")
     accused = []
     for seat in range(table.spec.seats):
-        fault = _judge(table, seat, bodies.get(seat))
+        fault = _judge(table, seat, bodies.get(seat), held)
         if fault is not None:
             accused.append(Accusation(seat, *fault))
     if accused:
@@ -72,7 +77,8 @@ def audit(table: DeckTable, bodies: Mapping[int, Mapping[str, Any]]) -> AuditRes
     return AuditResult((), _order(table, bodies), _pool_order(table, bodies))
 
 
-def _judge(table: DeckTable, seat: int, body: Mapping[str, Any] | None) -> tuple[str, str] | None:
+def _judge(table: DeckTable, seat: int, body: Mapping[str, Any] | None,
+           held: Sequence[Any] | None = None) -> tuple[str, str] | None:
     """(code, reason) of the first fault of this seat, None if its passes replay exactly."""
     if body is None:
         return "no_audit", "published no audit"
@@ -82,7 +88,9 @@ def _judge(table: DeckTable, seat: int, body: Mapping[str, Any] | None) -> tuple
     fault = _check_commitments(table, seat, published.keys)
     if fault is None and table.spec.pool:
         fault = _replay_mask(table, seat, published)
-    if fault is None:
+    if fault is None and table.spec.owner is not None:
+        fault = _replay_own(table, seat, published, held or ())
+    elif fault is None:
         fault = _replay_shuffle(table, seat, published)
     if fault is None:
         fault = _replay_lock(table, seat, published)
@@ -139,6 +147,20 @@ def _replay_mask(table: DeckTable, seat: int, pub: _Published) -> tuple[str, str
     return _replay_pass(received, table.masked[seat], order, pub.pool_key, "pool pass")
 
 
+def _replay_own(table: DeckTable, seat: int, pub: _Published, held: Sequence[Any]) -> tuple[str, str] | None:
+    """The owner's pass: the cards it held, masked with its key, in its order. Any other seat
+    only locks: its deck key must be 1 (it masked nothing)."""
+    if seat != table.spec.owner:
+        if pub.deck_key != group.ONE:
+            return "lock_mismatch", "it locked a deck it does not own with a deck key"
+        return None
+    try:
+        received = tuple(table.points[table.index(face)] for face in held)
+    except ValueError:
+        return "substituted", "the cards it held are not cards of its deck"
+    return _replay_pass(received, table.masked[0], pub.perm, pub.deck_key, "deal of its own cards")
+
+
 def _replay_shuffle(table: DeckTable, seat: int, pub: _Published) -> tuple[str, str] | None:
     received = table.shuffled[seat - 1] if seat else table.start
     return _replay_pass(received, table.shuffled[seat], pub.perm, pub.deck_key, "shuffle")
@@ -174,7 +196,7 @@ def _diagnose(received: Deck, sent: Deck, key: bytes, what: str) -> tuple[str, s
 
 
 def _replay_lock(table: DeckTable, seat: int, pub: _Published) -> tuple[str, str] | None:
-    received = table.locked[seat - 1] if seat else table.shuffled[-1]
+    received = table.locked[seat - 1] if seat else table.before_lock
     x_inv = group.invert(group.product((pub.deck_key, pub.pool_key)))
     for pos, (p, k, out) in enumerate(zip(received, pub.keys, table.locked[seat], strict=True)):
         try:

@@ -55,6 +55,8 @@ class DeckSecrets:
         n = spec.size
         perm, _ = Rng(sha256(base + b"perm").digest()).shuffle(range(n))
         keys = tuple(_scalar(base + b"pos" + group.u64(pos)) for pos in range(n))
+        if spec.owner is not None and spec.owner != seat:  # it only locks: no deck key, no order
+            return DeckSecrets(group.ONE, tuple(range(n)), keys)
         if not spec.pool:
             return DeckSecrets(_scalar(base + b"deck"), perm, keys)
         pool_perm, _ = Rng(sha256(base + b"pool-perm").digest()).shuffle(range(len(spec.pool)))
@@ -135,6 +137,16 @@ class DeckSeat:
         order = list(range(own)) + [own + j for j in self.secrets.pool_perm]
         with _blame(table):
             cards = [group.mul(deck[i], y) for i in order]
+        return {"deck": self.spec.label, "cards": cards}
+
+    def own(self, table: DeckTable, faces: Sequence[Any]) -> dict[str, Any]:
+        """An owned deck's pass, by its owner: the faces of its cards (in the order the table
+        names them) masked with its deck key, in its own order."""
+        self._turn(table, "own")
+        if len(faces) != self.spec.size:
+            raise DeckError(f"seat {self.seat} deals {self.spec.size} cards, not {len(faces)}", "wrong_count")
+        x, points = self.secrets.deck_key, table.points
+        cards = [group.mul(points[table.index(faces[i])], x) for i in self.secrets.perm]
         return {"deck": self.spec.label, "cards": cards}
 
     def shuffle(self, table: DeckTable) -> dict[str, Any]:

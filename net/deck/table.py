@@ -31,7 +31,12 @@ class DeckSpec:
     A deck may also take `drawn` cards of a `pool` face down (7 Wonders: the Age III deck
     holds n + 2 of the ten guilds): no peer learns which pool cards went in, and a position
     holding one opens straight to that card. The pool is drawn by a pass before the shuffle
-    (`DeckTable.accept_mask`)."""
+    (`DeckTable.accept_mask`).
+
+    An **owned** deck (`owner` set) is `drawn` cards that one seat holds and deals anew face
+    down (Sheriff: a hand with cards the table saw taken, before its bag is loaded): `cards`
+    are every face its cards may have; the owner alone masks and orders them (`accept_own`),
+    the table locks them, and the audit checks them against the cards the owner held."""
 
     gid: str
     label: str
@@ -39,13 +44,17 @@ class DeckSpec:
     seats: int
     pool: tuple[Any, ...] = ()
     drawn: int = 0
+    owner: int | None = None
 
     def __post_init__(self) -> None:
         if not 2 <= self.seats <= MAX_SEATS:
             raise ValueError(f"a deck needs 2 to {MAX_SEATS} seats, not {self.seats}")
         if not self.cards and not self.drawn:
             raise ValueError(f"deck {self.label!r} has no cards")
-        if not 0 <= self.drawn <= len(self.pool) or bool(self.pool) != bool(self.drawn):
+        if self.owner is not None:
+            if not 0 <= self.owner < self.seats or self.pool or not 1 <= self.drawn <= len(self.cards):
+                raise ValueError(f"owned deck {self.label!r}: seat {self.owner} deals {self.drawn} cards")
+        elif not 0 <= self.drawn <= len(self.pool) or bool(self.pool) != bool(self.drawn):
             raise ValueError(f"deck {self.label!r} draws {self.drawn} of a pool of {len(self.pool)}")
 
     @property
@@ -56,7 +65,7 @@ class DeckSpec:
     @property
     def size(self) -> int:
         """Positions of the dealt deck."""
-        return len(self.cards) + self.drawn
+        return self.drawn if self.owner is not None else len(self.cards) + self.drawn
 
 
 @dataclass(frozen=True)
@@ -65,7 +74,8 @@ class DeckTable:
 
     spec: DeckSpec
     points: Deck  # every candidate card's point, in slot order
-    masked: tuple[Deck, ...] = ()  # pass 0 (a deck with a pool): each seat's masked candidates
+    # pass 0: a deck with a pool, each seat's masked candidates; an owned deck, its owner's deck
+    masked: tuple[Deck, ...] = ()
     shuffled: tuple[Deck, ...] = ()  # pass 1: the deck each seat published, in seat order
     locked: tuple[Deck, ...] = ()  # pass 2: likewise
     commits: tuple[Deck, ...] = ()  # per seat of pass 2: k·B for each position
@@ -80,26 +90,39 @@ class DeckTable:
 
     @property
     def phase(self) -> str:
-        """"mask" (pass 0, a deck with a pool), "shuffle" (pass 1), "lock" (pass 2) or "ready"
-        (positions can be revealed)."""
-        n = self.spec.seats
+        """"own" (an owned deck's one pass), "mask" (pass 0, a deck with a pool), "shuffle"
+        (pass 1), "lock" (pass 2) or "ready" (positions can be revealed)."""
+        n, owner = self.spec.seats, self.spec.owner
+        if owner is not None and not self.masked:
+            return "own"
         if self.spec.pool and len(self.masked) < n:
             return "mask"
-        if len(self.shuffled) < n:
+        if owner is None and len(self.shuffled) < n:
             return "shuffle"
         return "lock" if len(self.locked) < n else "ready"
 
     @property
     def turn(self) -> int | None:
         """The seat whose pass is awaited; None once the deck is ready."""
-        done = {"mask": self.masked, "shuffle": self.shuffled, "lock": self.locked}.get(self.phase)
+        phase = self.phase
+        if phase == "own":
+            return self.spec.owner
+        done = {"mask": self.masked, "shuffle": self.shuffled, "lock": self.locked}.get(phase)
         return None if done is None else len(done)
 
     @property
     def start(self) -> Deck:
         """The deck pass 1 starts from: the cards' points, or with a pool, the masked
-        candidates without the pool cards left out (the last masker's first `size`)."""
+        candidates without the pool cards left out (the last masker's first `size`); an owned
+        deck's is its owner's pass (it has no pass 1)."""
+        if self.spec.owner is not None:
+            return self.masked[0] if self.masked else ()
         return self.masked[-1][: self.size] if self.spec.pool else self.points
+
+    @property
+    def before_lock(self) -> Deck:
+        """The deck the first lock works on."""
+        return self.shuffled[-1] if self.shuffled else self.start
 
     @property
     def current(self) -> Deck:
@@ -108,13 +131,15 @@ class DeckTable:
             return self.locked[-1]
         if self.shuffled:
             return self.shuffled[-1]
-        if self.phase == "mask":
+        if self.phase in ("mask", "own"):
             return self.masked[-1] if self.masked else self.points
         return self.start
 
     @property
     def publisher(self) -> int | None:
         """The seat that published `current` (None while it is still the card encoding)."""
+        if not self.locked and not self.shuffled and self.masked and self.spec.owner is not None:
+            return self.spec.owner
         last = self.locked or self.shuffled or self.masked
         return len(last) - 1 if last else None
 
@@ -133,6 +158,16 @@ class DeckTable:
         self._expect(seat, "mask", body)
         cards = self._deck(seat, body, "cards", len(self.points))
         return replace(self, masked=self.masked + (cards,))
+
+    def accept_own(self, seat: int, body: Mapping[str, Any]) -> DeckTable:
+        """An owned deck's one pass: its owner's cards, masked and in an order it alone knows."""
+        self._expect(seat, "own", body)
+        cards = self._deck(seat, body, "cards")
+        return replace(self, masked=(cards,))
+
+    def index(self, card: Any) -> int:
+        """The slot of a card among the candidates (an owned deck's faces are distinct)."""
+        return self.spec.candidates.index(card)
 
     def accept_shuffle(self, seat: int, body: Mapping[str, Any]) -> DeckTable:
         """Seat's pass-1 deck; checked at once: its turn, one distinct point per card."""

@@ -81,6 +81,7 @@ class Dealing(DeckCare):
         self.may_draw = True
         self.tables: dict[str, DeckTable] = {}
         self.pools: dict[str, str] = {}  # a deck dealt as another's pool -> that deck
+        self.held: dict[str, tuple[Any, ...]] = {}  # an owned deck -> the cards its owner held
         self.seats: dict[str, DeckSeat] = {}  # our secrets per deck (a seated peer)
         self.dealing: tuple[str, ...] = ()  # labels whose passes are in progress
         self.deal_step = 0
@@ -137,6 +138,12 @@ class Dealing(DeckCare):
         """True while the table deals or reveals (or a seat waits for keys in clear): steps wait."""
         return bool(self.dealing) or self.reveal is not None or any(self.asks.values())
 
+    def showing(self) -> bool:
+        """True while cards of the last change are on their way: a deck being dealt during the
+        game, a show in progress, keys asked for in clear (not an open before a step: the
+        state has not changed yet)."""
+        return self.busy() and (self.reveal is None or self.reveal.kind == "deck_show")
+
     def awaited(self) -> frozenset[int]:
         if self.dealing:
             table = self.tables[self.dealing[0]]
@@ -170,22 +177,23 @@ class Dealing(DeckCare):
         n_players = len(self.ctx.keys)
         self.on = True
         self.granted = {s: set() for s in range(n_players)}
-        return self._deal(decks)
+        return self._deal(self._specs(decks, n_players))
 
-    def _deal(self, decks: Iterable[tuple[str, tuple[Any, ...]]]) -> list[Output]:
+    def _deal(self, specs: Iterable[DeckSpec]) -> list[Output]:
         ctx = self.ctx
         out: list[Output] = []
-        n = len(ctx.keys)
         labels = []
         keys = ctx.my_seat is not None and (SECRET in ctx.secrets or self.may_draw)
         if ctx.my_seat is not None and not keys:
             out.append(Note("error", "this terminal lost its deck keys with its data folder: it cannot "
                                      "show cards, and the table may vote to end the game"))
-        for spec in self._specs(decks, n):
+        for spec in specs:
             self.tables[spec.label] = DeckTable.new(spec)
             labels.append(spec.label)
             if keys:
                 self.seats[spec.label] = DeckSeat.create(spec, ctx.my_seat, self._entropy(out))
+            for seat, held in self.proxied.items():  # a seat handed to us deals new decks too
+                held[spec.label] = DeckSeat.create(spec, seat, self._entropy(out))
         self.dealing = tuple(labels)
         self.deal_step = ctx.step
         return out + self._my_pass()
@@ -209,6 +217,40 @@ class Dealing(DeckCare):
             specs[label] = DeckSpec(self.ctx.gid, label, own, n, tuple(decks[pool]), len(slots))
         return [spec for label, spec in specs.items() if label not in self.pools]
 
+    def _mid_game_specs(self, state: Any, labels: Iterable[str]) -> list[DeckSpec] | str:
+        """Specs of the decks the rules shuffled during the game, or why there is none: a deck
+        of known faces (`Game.deck_cards`), or a seat's own cards it deals anew
+        (`Game.deck_owner`): every face the game's cards may have, `drawn` of them its own."""
+        game, n, specs = self.ctx.game, len(self.ctx.keys), []
+        for label in labels:
+            cards = game.deck_cards(state, label)
+            if cards is None:
+                return f"the state holds cards of deck {label!r}, which was never dealt"
+            owner = game.deck_owner(state, label)
+            if owner is None:
+                specs.append(DeckSpec(self.ctx.gid, label, tuple(cards), n))
+                continue
+            self.held[label] = tuple(cards)
+            specs.append(DeckSpec(self.ctx.gid, label, self._faces_of_game(), n, drawn=len(cards), owner=owner))
+        return specs
+
+    def _faces_of_game(self) -> tuple[Any, ...]:
+        """Every face dealt so far, once each, in the order the decks were dealt (the same on
+        every peer): what a card of a seat's own deck may be."""
+        faces: dict[Any, None] = {}
+        for table in self.tables.values():
+            if table.spec.owner is None:
+                faces.update(dict.fromkeys(table.spec.candidates))
+        return tuple(faces)
+
+    def _held_faces(self, label: str) -> list[Any] | None:
+        """The faces of the cards the owner of deck `label` held, as far as this peer knows."""
+        owner, known = self.tables[label].spec.owner, {}
+        known.update(self.shown)
+        known.update(self.faces_of(owner))
+        faces = [known.get(card) if is_token(card) else card for card in self.held[label]]
+        return None if any(f is None for f in faces) else faces
+
     def _entropy(self, out: list[Output]) -> bytes:
         secret = self.ctx.secrets.get(SECRET)
         if secret is None:
@@ -218,10 +260,15 @@ class Dealing(DeckCare):
         return secret
 
     def _pass_due(self) -> tuple[str, tuple[str, ...], int | None]:
-        """(kind, decks, seat) of the pass the deal awaits: the pool pass of the decks with a
-        pool first, then every deck's shuffle, then every deck's lock."""
-        masking = tuple(label for label in self.dealing if self.tables[label].phase == "mask")
-        labels = masking or self.dealing
+        """(kind, decks, seat) of the pass the deal awaits: each owner's pass of its own decks
+        (seat order), the pool pass of the decks with a pool, then every deck's shuffle (but
+        an owned deck's), then every deck's lock."""
+        for phase in ("own", "mask"):
+            labels = tuple(label for label in self.dealing if self.tables[label].phase == phase)
+            if labels:
+                seat = min(self.tables[label].turn for label in labels)
+                return PASS_KINDS[phase], tuple(lb for lb in labels if self.tables[lb].turn == seat), seat
+        labels = tuple(label for label in self.dealing if self.tables[label].phase == "shuffle") or self.dealing
         first = self.tables[labels[0]]
         return PASS_KINDS[first.phase], labels, first.turn
 
@@ -236,7 +283,13 @@ class Dealing(DeckCare):
             return []
         cards, commits = [], []
         for label in labels:
-            body = getattr(keys[label], PASS_METHOD[kind])(self.tables[label])
+            if kind == "deck_own":
+                faces = self._held_faces(label)
+                if faces is None:  # cannot happen to an honest owner: it was shown its cards
+                    return [Note("error", f"this terminal does not know every card of its deck {label}")]
+                body = keys[label].own(self.tables[label], faces)
+            else:
+                body = getattr(keys[label], PASS_METHOD[kind])(self.tables[label])
             cards.append(body["cards"])
             commits.append(body.get("commits", []))
         body = {"decks": list(labels), "cards": cards}
@@ -291,13 +344,8 @@ class Dealing(DeckCare):
         new = sorted({parse_token(t)[0] for t in tokens_in(state)} - set(self.tables) - set(self.pools)
                      ) if self.reshuffles else ()
         if new:
-            decks = []
-            for label in new:
-                cards = self.ctx.game.deck_cards(state, label)
-                if cards is None:
-                    return self.ctx.freeze(f"the state holds cards of deck {label!r}, which was never dealt")
-                decks.append((label, cards))
-            return self._deal(decks)
+            specs = self._mid_game_specs(state, new)
+            return self.ctx.freeze(specs) if isinstance(specs, str) else self._deal(specs)
         public = tuple(sorted(t for t in self.ctx.game.seen(state, None) if is_token(t)))
         private: dict[int, tuple[str, ...]] = {}
         for seat in range(len(self.ctx.keys)):
@@ -529,10 +577,11 @@ class Dealing(DeckCare):
         out = self.ctx.drop(env, f"{env.kind}: {cheat}", loud=True)
         return out + self.steps.proofs.convict(env.seat, "deck", env.raw, self.ctx.step)
 
-PASS_KINDS = {"mask": "deck_mask", "shuffle": "deck_shuffle", "lock": "deck_lock"}
+PASS_KINDS = {"own": "deck_own", "mask": "deck_mask", "shuffle": "deck_shuffle", "lock": "deck_lock"}
 PASS_METHOD = {"deck_mask": "mask", "deck_shuffle": "shuffle", "deck_lock": "lock"}
-PASS_ACCEPT = {"deck_mask": "accept_mask", "deck_shuffle": "accept_shuffle", "deck_lock": "accept_lock"}
-_PASS_ORDER = ("deck_mask", "deck_shuffle", "deck_lock")
+PASS_ACCEPT = {"deck_own": "accept_own", "deck_mask": "accept_mask", "deck_shuffle": "accept_shuffle",
+               "deck_lock": "accept_lock"}
+_PASS_ORDER = ("deck_own", "deck_mask", "deck_shuffle", "deck_lock")
 
 
 def _pass_rank(kind: str, seat: int | None) -> tuple[int, int]:

@@ -11,7 +11,7 @@ from typing import Any
 
 import msgpack
 
-from engine.core.hidden import token
+from engine.core.hidden import is_token, parse_token, token
 
 from ..codec import Envelope
 from ..deck import Cheat, DeckSeat, audit
@@ -19,7 +19,7 @@ from ..deck.group import open_keys, seal_keys
 from .outputs import Keep, Note, Output, Publish
 
 MAX_ASKS = 256  # asks and answers acted on in one game (a seat asks once per show at most)
-DEAL_KINDS = frozenset({"deck_mask", "deck_shuffle", "deck_lock"})
+DEAL_KINDS = frozenset({"deck_own", "deck_mask", "deck_shuffle", "deck_lock"})
 
 
 class DeckCare:
@@ -66,13 +66,18 @@ class DeckCare:
             return []
         accused: dict[int, str] = {}
         orders: dict[str, tuple[Any, ...]] = {}
-        for label, table in sorted(self.tables.items()):
+        for label, table in self.tables.items():  # as dealt: an owned deck after its cards' decks
             bodies = {}
             for seat, env in self.audits.items():
                 labels = list(env.body["decks"])
                 if label in labels:
                     bodies[seat] = {"deck": label, **env.body["secrets"][labels.index(label)]}
-            result = audit(table, bodies)
+            held = None
+            if table.spec.owner is not None:
+                held = self._held_by_orders(label, orders)
+                if held is None:  # a deck it came from did not verify: its seat is named
+                    continue
+            result = audit(table, bodies, held)
             if result.order is not None:
                 orders[label] = tuple(table.card(slot) for slot in result.order)
             if result.pool_order is not None:  # the pool deck, as the pool pass left it
@@ -91,6 +96,19 @@ class DeckCare:
             f"{names[s] if s < len(names) else f'seat {s}'} {why}" for s, why in sorted(accused.items()))
         return [Note("audit", f"the deal is {self.verdict}" if not accused else self.verdict,
                      {"verified": not accused, "accused": list(self.accused)})]
+
+    def _held_by_orders(self, label: str, orders: dict[str, tuple[Any, ...]]) -> list[Any] | None:
+        """The faces of the cards the owner of deck `label` held, from the audited orders."""
+        faces = []
+        for card in self.held[label]:
+            if not is_token(card):
+                faces.append(card)
+                continue
+            deck, pos = parse_token(card)
+            if deck not in orders:
+                return None
+            faces.append(orders[deck][pos])
+        return faces
 
     # ---- keys that did not open: asked for in clear ------------------------------------
     # Only the receiver can open its box, so its word that a box is bad convicts nobody.

@@ -12,8 +12,8 @@ from ..codec import MAX_SIZE
 SETUP_KINDS = frozenset({"seat", "kick", "start", "seed_commit", "seed_reveal"})
 STEP_KINDS = frozenset({"act", "commit", "reveal", "seal", "open"})
 TABLE_KINDS = frozenset({"vote", "proof", "handover"})  # the table deciding about a stall
-DECK_KINDS = frozenset({"deck_mask", "deck_shuffle", "deck_lock", "deck_show", "deck_open", "deck_audit", "deck_handover",
-                        "deck_ask", "deck_give"})
+DECK_KINDS = frozenset({"deck_own", "deck_mask", "deck_shuffle", "deck_lock", "deck_show", "deck_open",
+                        "deck_audit", "deck_handover", "deck_ask", "deck_give"})
 SYNCABLE = SETUP_KINDS | STEP_KINDS | TABLE_KINDS | DECK_KINDS
 MAX_AHEAD = 1000
 MAX_BUFFERED = 20_000

@@ -255,6 +255,11 @@ class Lockstep:
         return self.votes.result()
 
     @property
+    def drawable(self) -> bool:
+        """True once a screen may draw the game: it began and its first cards reached us."""
+        return self.state is not None and self.steps.shown_state() is not None
+
+    @property
     def dealt(self) -> bool:
         """True when the deck protocol deals this game (it has hidden cards)."""
         return self.steps.dealing.on

@@ -188,8 +188,18 @@ class Steps:
         """The state as `seat` knows it on this machine (a dealt table: its own faces in)."""
         return self.dealing.known(self.state, seat) if self.dealing.on else self.state
 
+    def shown_state(self) -> Any:
+        """The public state a screen draws, None before the first one is. While the cards a
+        change turned over are on their way (a show, or a deck the rules just shuffled), it
+        is the state before that change: a screen never reads a card of its own seat that
+        has not reached it (a 7 Wonders hand passed on, say)."""
+        if not (self.dealing.on and self.dealing.showing()):
+            return self.state
+        return self.states[-2] if len(self.states) >= 2 else None
+
     def view(self, seat: int | None) -> Any:
-        state = self.known(seat)
+        shown = self.shown_state()
+        state = self.known(seat) if shown is None or shown is self.state else self.dealing.known(shown, seat)
         if seat is not None and seat == self.ctx.my_seat and seat in self.sealed:
             original = self.sealing.original(seat)
             if original is not None:  # our own sealed choice, known only here

@@ -15,6 +15,7 @@ import msgpack
 import pytest
 
 from engine.core import final_state, replay, to_plain
+from engine.core.hidden import is_token
 from engine.core.plain import strings_in
 from engine.registry import game_ids, get_game
 from net.deck import DeckSeat, DeckSecrets, group
@@ -140,14 +141,15 @@ class _Cheating(DeckSeat):
         return body
 
 
-def _seat_1_deals_as(monkeypatch, cheating: type[DeckSeat], **attributes) -> None:
-    """Seat 1's deck secrets are made as `cheating` (a DeckSeat subclass); the others honest."""
+def _seat_1_deals_as(monkeypatch, cheating: type[DeckSeat], seats=(1,), **attributes) -> None:
+    """Seat 1's deck secrets (or `seats`') are made as `cheating` (a DeckSeat subclass); the
+    others honest."""
     create = DeckSeat.create
 
     class Factory:
         @staticmethod
         def create(spec, seat, entropy):
-            if seat != 1:
+            if seat not in seats:
                 return create(spec, seat, entropy)
             cheat = cheating(spec, seat, DeckSecrets.derive(spec, seat, entropy))
             for name, value in attributes.items():
@@ -462,4 +464,84 @@ async def test_no_face_is_on_the_wire_or_on_disk_before_the_whole_table_saw_it(g
             data = path.read_bytes()
             leaked = [face for face, packed in never_shown.items() if packed in data]
             assert not leaked, (path.name, leaked[:3])
+    await _stop(peers)
+
+
+async def test_a_screen_draws_the_table_as_it_was_while_the_cards_of_a_change_travel() -> None:
+    """After a 7 Wonders pick each hand passes on: until the new hand's keys are in, a screen
+    draws the table before the pick (never a card of its own that has not reached it), and
+    before the first hands arrive there is no game to draw yet."""
+    from net.codec import decode_envelope
+
+    game = get_game("seven_wonders")
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(3)]
+    for t in transports:
+        await t.start()
+    held: list[tuple] = []
+    publish = transports[2].publish_now
+
+    def slow(topic, payload, qos=1, retain=False):  # seat 2's keys for the cards of step 1
+        if b"deck_show" in payload and decode_envelope(payload).step in (0, 1) and len(held) < 2:
+            held.append((topic, payload, qos, retain))
+            return True
+        return publish(topic, payload, qos, retain)
+
+    transports[2].publish_now = slow  # type: ignore[method-assign]
+    peers = await table_of(3, transports, game=game, bot="random")
+    first = peers[0].lockstep
+    await until(lambda: held and first.state is not None, timeout=20)
+    assert not first.drawable  # the game began, but nobody holds a hand yet
+    publish(*held[0])
+    await until(lambda: len(held) == 2 and first.step == 1, timeout=20)
+    before = game.view(first.steps.dealing.known(first.steps.states[0], 0), 0)
+    assert first.drawable and first.steps.dealing.showing()
+    assert first.view(0) == before  # the hand that passed to seat 0 is not drawn yet
+    assert not any(map(is_token, before.hand))
+    publish(*held[1])
+    await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in peers)), 60)
+    await _stop(peers)
+
+
+async def test_a_card_the_table_saw_taken_goes_into_a_bag_unseen_over_the_network() -> None:
+    """Sheriff §6: a hand holding a card taken from a discard pile is dealt anew by its owner
+    before the bags are loaded (`deck_own`, then every seat locks it): every bag the table
+    agreed on holds tokens only, and the audit checks each such deck against what its owner
+    held."""
+    game = get_game("sheriff")
+    peers, _ = await _dealt_game("sheriff", 3)
+    first = peers[0].lockstep
+    dealing = first.steps.dealing
+    owned = [t for t in dealing.tables.values() if t.spec.owner is not None]
+    assert owned, "no hand was dealt anew in a whole game"
+    for state in first.steps.states:
+        assert all(is_token(card) for bag in state.bags for card in bag)
+    assert {p.lockstep.deal_verdict for p in peers} == {"verified"}
+    # the completed log names the cards and replays with the plain engine
+    replayed = final_state(game, first.game_log)
+    assert to_plain(game.view(replayed, None)) == to_plain(game.view(first.state, None))
+    await _stop(peers)
+
+
+class _OwnAuditLies(DeckSeat):
+    """A seat that deals its own cards honestly but publishes another order at the audit."""
+
+    def audit(self):
+        body = super().audit()
+        if self.spec.owner == self.seat and len(body["perm"]) > 1:
+            body["perm"] = [body["perm"][1], body["perm"][0], *body["perm"][2:]]
+        return body
+
+
+async def test_an_owner_whose_audit_does_not_replay_its_own_deal_is_named(monkeypatch) -> None:
+    """The audit replays each hand dealt anew against the cards its owner held (known once the
+    decks they came from are audited): a published order that is not the one used names it."""
+    _seat_1_deals_as(monkeypatch, _OwnAuditLies, seats=(0, 1, 2))
+    peers, _ = await _dealt_game("sheriff", 3)
+    tables = peers[0].lockstep.steps.dealing.tables.values()
+    owners = {t.spec.owner for t in tables if t.spec.owner is not None and t.size > 1}
+    assert owners
+    for p in peers:
+        dealing = p.lockstep.steps.dealing
+        assert set(dealing.accused) == owners and "cheated (deck redeal" in dealing.verdict
     await _stop(peers)

@@ -482,6 +482,66 @@ def test_a_pool_audit_without_its_pool_secrets_is_malformed():
     assert result.seats == (2,) and result.accused[0].code == "malformed"
 
 
+
+# -- an owned deck: one seat's own cards dealt anew (Sheriff: a hand the table saw cards enter) --
+FACES = tuple(f"card{i}" for i in range(12))
+
+
+def owned_peers(held: Sequence[str], owner: int = 1, n: int = 3) -> Peers:
+    peers = Peers(n, FACES)
+    peers.spec = DeckSpec("deck-test", "redeal1s1", FACES, n, drawn=len(held), owner=owner)
+    peers.seats = [DeckSeat.create(peers.spec, s, bytes([s + 1]) * 32) for s in range(n)]
+    peers.table = DeckTable.new(peers.spec)
+    return peers
+
+
+def deal_owned(peers: Peers, held: Sequence[str], claimed: Sequence[str] | None = None) -> DeckTable:
+    """The owner's pass (of `claimed` faces, the truth unless it cheats), then every lock."""
+    table = peers.table
+    owner = peers.spec.owner
+    assert table.phase == "own" and table.turn == owner
+    table = table.accept_own(owner, peers.seats[owner].own(table, list(claimed or held)))
+    for seat in peers.seats:
+        table = table.accept_lock(seat.seat, seat.lock(table))
+    peers.table = table
+    return table
+
+
+def test_an_owned_deck_opens_to_the_owners_cards_in_an_order_only_it_knows():
+    held = ("card3", "card7", "card0", "card9")
+    peers = owned_peers(held)
+    table = deal_owned(peers, held)
+    assert table.phase == "ready" and table.size == 4
+    mine = [table.card(s) for s in peers.give([0, 1, 2, 3], 1)]
+    assert sorted(mine) == sorted(held)
+    perm = peers.seats[1].secrets.perm
+    assert mine == [held[i] for i in perm]  # the owner's order
+    assert peers.seats[0].secrets.deck_key == group.ONE  # the others only lock
+    result = audit(table, peers.audits(), held)
+    assert result.verified and [table.card(s) for s in result.order] == mine
+    with pytest.raises(NotNow):  # nobody else deals an owned deck
+        owned_peers(held).table.accept_own(0, {"deck": "redeal1s1", "cards": []})
+
+
+def test_an_owner_that_deals_a_card_it_did_not_hold_is_named_by_the_audit():
+    held = ("card3", "card7", "card0")
+    peers = owned_peers(held)
+    table = deal_owned(peers, held, claimed=("card3", "card11", "card0"))  # a better card
+    assert sorted(table.card(peers.show(p)) for p in range(3)) == ["card0", "card11", "card3"]
+    result = audit(table, peers.audits(), held)
+    assert result.seats == (1,) and result.accused[0].code == "substituted"
+
+
+def test_a_seat_that_locks_an_owned_deck_with_a_deck_key_is_named():
+    held = ("card1", "card2")
+    peers = owned_peers(held)
+    table = deal_owned(peers, held)
+    bodies = peers.audits()
+    bodies[2]["deck_key"] = peers.seats[1].secrets.deck_key
+    result = audit(table, bodies, held)
+    assert result.seats == (2,)
+
+
 def _h(points: Sequence[bytes]) -> str:
     return sha256(b"".join(points)).hexdigest()
 

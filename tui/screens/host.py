@@ -270,6 +270,6 @@ class HostScreen(TableSetupScreen):
 
     def _maybe_open(self) -> None:
         table = self.table
-        if table is not None and table.started and not self._opened:
+        if table is not None and table.drawable and not self._opened:
             self._opened = True
             self.app.open_table(table)

@@ -193,7 +193,7 @@ class JoinScreen(TableSetupScreen):
         self.query_one("#join-seats", Static).update("\n".join(lines))
         if ls.refused:
             self._status(ls.refused, error=True)
-        elif table.started and not self._opened:
+        elif table.drawable and not self._opened:
             self._opened = True
             self.app.open_table(table)
         elif mine is not None:

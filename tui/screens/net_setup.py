@@ -42,9 +42,13 @@ class TableSetupScreen(Screen[None]):
         self._status(text, error)
 
     def seed_text(self) -> str:
-        """"Agreeing on the seed…" with the deadline or the vote key once a seat is late."""
+        """"Agreeing on the seed…" (then "Dealing the cards…" at a table with hidden cards)
+        with the deadline or the vote key once a seat is late."""
         table = self.table
-        return "Agreeing on the seed…" + (table.deadline_text() if table is not None else "")
+        if table is None:
+            return "Agreeing on the seed…"
+        dealing = table.lockstep.seed is not None and table.lockstep.dealt
+        return ("Dealing the cards…" if dealing else "Agreeing on the seed…") + table.deadline_text()
 
     def _watch_seed_deadline(self) -> None:
         """Once a second while the seed is agreed: the deadline counts down, the vote key shows."""

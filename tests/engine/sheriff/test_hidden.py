@@ -13,7 +13,7 @@ import engine.sheriff.rules as sheriff_rules
 from engine.bots.registry import make_bot
 from engine.core import Stream, to_plain
 from engine.core.dealer import HiddenPlay, checked_bot_game, play_hidden
-from engine.core.hidden import is_token, parse_token, reveal, tokens_in
+from engine.core.hidden import is_token, masked, parse_token, reveal, tokens_in
 from engine.sheriff import GAME
 from engine.sheriff.cards import CARD_GOOD, IS_LEGAL, NG, card_deck
 from engine.sheriff.dealt import REBUILT
@@ -100,6 +100,30 @@ def test_a_card_taken_from_a_discard_pile_was_face_up_and_stays_identified() -> 
         assert top in play.view(seat).players[1].hand
 
 
+def test_a_card_taken_from_a_discard_pile_goes_into_a_bag_unseen() -> None:
+    """§6: a hand loses its identifications when cards leave it face down, because nobody
+    sees which. Before the bags are loaded, a hand holding the card the table saw taken is
+    dealt anew by its owner: the table holds tokens of a new deck it cannot tell apart, so
+    loading the identified card names no card the table knows."""
+    play = _start()
+    play.apply({1: SetAside(play.mine(1).hands[1][:1])})
+    top = play.public.piles[0][-1]
+    play.apply({1: GAME.legal_actions(play.public, 1)[0]})  # DrawDiscard(1): seen by all
+    play.apply({1: next(iter(play.legal_actions(1)))})  # the set-aside card, discarded
+    play.apply({2: SetAside(())})
+    assert play.public.phase == LOAD
+    label = f"redeal{play.public.round}s1"
+    assert play.public.hands[1] == masked(label, len(play.public.hands[1]))
+    assert GAME.deck_owner(play.public, label) == 1 and top in GAME.deck_cards(play.public, label)
+    assert top in play.view(0).players[1].hand  # still identified until a card leaves (§6)
+    assert not play.public.hands[2] or all(parse_token(t)[0] == "deck" for t in play.public.hands[2])
+    play.apply({1: Load((top,)), 2: Load(play.mine(2).hands[2][:1])})
+    bag = play.public.bags[1]
+    assert len(bag) == 1 and parse_token(bag[0])[0] == label  # a token, like any other card
+    assert top not in play.view(0).players[1].hand and top not in str(play.public.bags)
+    assert play.known[1][bag[0]] == top and bag[0] not in play.known[0]
+
+
 def _to_inspection(play: HiddenPlay) -> tuple[str, str]:
     """Seats 1 and 2 keep their hands; seat 1 loads a legal good and a contraband, seat 2 one
     card; both declare. Returns seat 1's two cards (faces)."""
@@ -175,7 +199,7 @@ def test_a_rebuilt_draw_pile_is_a_deck_the_table_shuffles() -> None:
     rebuilt: list[tuple[str, tuple]] = []
 
     def each_step(play: HiddenPlay) -> None:
-        labels = sorted({parse_token(t)[0] for t in play.faces} - {"deck"})
+        labels = sorted(lb for lb in {parse_token(t)[0] for t in play.faces} if lb.startswith(REBUILT))
         if len(labels) > len(rebuilt):  # a rebuild this step
             (label,) = labels[len(rebuilt):]
             rebuilt.append((label, GAME.deck_cards(play.public, label)))
@@ -187,8 +211,9 @@ def test_a_rebuilt_draw_pile_is_a_deck_the_table_shuffles() -> None:
     label, cards = rebuilt[0]
     assert label.startswith(REBUILT) and sorted(cards) == sorted(play.order(label))
     assert set(cards) <= set(card_deck(n, True))
-    # the log of such a game replays with the plain engine: every deck stacked, rebuilds too
-    stack = GAME.dealt_options(n, {lb: play.order(lb) for lb in ["deck", *(lb for lb, _ in rebuilt)]})
+    # the log of such a game replays with the plain engine: every deck stacked, rebuilds and
+    # hands dealt anew too
+    stack = GAME.dealt_options(n, {lb: play.order(lb) for lb in {parse_token(t)[0] for t in play.faces}})
     replayed = GAME.setup(n, play.seed, stack)
     for actions in play.history:
         replayed = GAME.apply(replayed, actions)
