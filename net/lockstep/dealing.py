@@ -146,8 +146,8 @@ class Dealing(DeckCare):
 
     def awaited(self) -> frozenset[int]:
         if self.dealing:
-            table = self.tables[self.dealing[0]]
-            return frozenset() if table.turn is None else frozenset({table.turn})
+            _, _, seat = self._pass_due()
+            return frozenset() if seat is None else frozenset({seat})
         if self.reveal is not None:
             return self.reveal.senders - set(self.reveal.got)
         if any(self.asks.values()):
@@ -177,7 +177,11 @@ class Dealing(DeckCare):
         n_players = len(self.ctx.keys)
         self.on = True
         self.granted = {s: set() for s in range(n_players)}
-        return self._deal(self._specs(decks, n_players))
+        try:
+            specs = self._specs(decks, n_players)
+        except ValueError as exc:  # the game names decks the protocol cannot deal
+            return self.ctx.freeze(f"setup failed: {exc}")
+        return self._deal(specs)
 
     def _deal(self, specs: Iterable[DeckSpec]) -> list[Output]:
         ctx = self.ctx
@@ -192,11 +196,16 @@ class Dealing(DeckCare):
             labels.append(spec.label)
             if keys:
                 self.seats[spec.label] = DeckSeat.create(spec, ctx.my_seat, self._entropy(out))
-            for seat, held in self.proxied.items():  # a seat handed to us deals new decks too
-                held[spec.label] = DeckSeat.create(spec, seat, self._entropy(out))
+            for seat, its_decks in self.proxied.items():  # a seat handed to us deals new decks too
+                its_decks[spec.label] = DeckSeat.create(spec, seat, self._entropy(out))
         self.dealing = tuple(labels)
         self.deal_step = ctx.step
-        return out + self._my_pass()
+        out += self._my_pass()
+        # passes of this deal that came before this peer reached its step (another seat
+        # applied the step first): their turn may be now
+        for env in self.steps.buffer.release(ctx.step):
+            out += self.steps.route(env)
+        return out
 
     def _specs(self, decks: Iterable[tuple[str, tuple[Any, ...]]], n: int) -> list[DeckSpec]:
         """One spec per deck dealt. A deck whose cards end with tokens of another deck's first

@@ -312,6 +312,8 @@ async def test_deck_messages_from_a_key_without_a_seat_cost_nothing_and_change_n
     topic = Topics(ls.gid).log
     fake = group.card_point(ls.gid, "deck", 0, "x")
     bodies = {"deck_shuffle": {"decks": ["deck"], "cards": [[fake]]},
+              "deck_own": {"decks": ["redeal0s1"], "cards": [[fake]]},
+              "deck_mask": {"decks": ["deck"], "cards": [[fake]]},
               "deck_show": {"open": [["deck", 0, bytes(32)]], "boxes": []},
               "deck_open": {"open": [["deck", 0, bytes(32)]]},
               "deck_audit": {"decks": [], "secrets": []}}
@@ -544,4 +546,56 @@ async def test_an_owner_whose_audit_does_not_replay_its_own_deal_is_named(monkey
     for p in peers:
         dealing = p.lockstep.steps.dealing
         assert set(dealing.accused) == owners and "cheated (deck redeal" in dealing.verdict
+    await _stop(peers)
+
+
+async def test_passes_of_a_deal_that_come_before_their_step_are_kept_for_it() -> None:
+    """One peer receives messages out of order (each step message after the one that follows
+    it): a seat's pass of a deck dealt during the game can reach it before the move that
+    begins that deal. The pass waits for its step and is taken as soon as the deal begins
+    there (the peer never stalls into asking the table again); the game ends verified."""
+    game = get_game("sheriff")
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(3)]
+    for t in transports:
+        await t.start()
+    deliver = transports[2].deliver
+    held: list[tuple] = []
+    early: list[bytes] = []
+
+    def flush() -> None:
+        while held:
+            deliver(*held.pop(0))
+
+    def swapped(topic, payload, retained):
+        if held:  # this one overtakes the message held before it
+            if any(kind in payload for kind in (b"deck_own", b"deck_lock", b"deck_shuffle")):
+                early.append(payload)
+            deliver(topic, payload, retained)
+            flush()
+            return
+        if b"\xa3act" in payload or b"\xa6reveal" in payload:
+            held.append((topic, payload, retained))
+            asyncio.get_running_loop().call_later(0.005, flush)
+            return
+        deliver(topic, payload, retained)
+
+    transports[2].deliver = swapped  # type: ignore[method-assign]
+    publish = transports[2].publish_now
+    asked: list[bytes] = []
+
+    def watched(topic, payload, qos=1, retain=False):
+        if b"sync_req" in payload and peers and peers[2].lockstep.phase == "play":
+            asked.append(payload)
+        return publish(topic, payload, qos, retain)
+
+    peers: list = []
+    transports[2].publish_now = watched  # type: ignore[method-assign]
+    peers += await table_of(3, transports, game=game, bot="random")
+    await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in peers)), 120)
+    await until(lambda: all(p.lockstep.deal_verdict for p in peers), timeout=30)
+    assert {p.lockstep.deal_verdict for p in peers} == {"verified"}
+    assert {p.lockstep.hash for p in peers} == {peers[0].lockstep.hash}
+    assert early, "no pass of a deal overtook a move"
+    assert not asked, "the peer stalled and had to ask the table for what it had already"
     await _stop(peers)

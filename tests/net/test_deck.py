@@ -42,9 +42,9 @@ class Peers:
     """n seats of one deck in one process, each with an Ed25519 identity for sealed boxes."""
 
     def __init__(self, n: int, cards: Sequence[object] = CARDS, entropy: dict | None = None,
-                 gid: str = "deck-test") -> None:
+                 gid: str = "deck-test", spec: DeckSpec | None = None) -> None:
         entropy = entropy or {}
-        self.spec = DeckSpec(gid, "main", tuple(cards), n)
+        self.spec = spec or DeckSpec(gid, "main", tuple(cards), n)
         self.seats = [
             DeckSeat.create(self.spec, s, entropy.get(s, bytes([s + 1]) * 32)) for s in range(n)
         ]
@@ -410,12 +410,7 @@ POOL = tuple(f"guild{i}" for i in range(10))
 
 def pool_peers(n: int, entropy: dict | None = None) -> Peers:
     """A deck of 2n own cards that takes n + 2 of the ten pool cards face down."""
-    peers = Peers(n, tuple(range(2 * n)), entropy)
-    peers.spec = DeckSpec("deck-test", "age3", peers.spec.cards, n, POOL, n + 2)
-    peers.seats = [DeckSeat.create(peers.spec, s, (entropy or {}).get(s, bytes([s + 1]) * 32))
-                   for s in range(n)]
-    peers.table = DeckTable.new(peers.spec)
-    return peers
+    return Peers(n, entropy=entropy, spec=DeckSpec("deck-test", "age3", tuple(range(2 * n)), n, POOL, n + 2))
 
 
 @pytest.mark.parametrize("n", [3, 7])
@@ -488,11 +483,7 @@ FACES = tuple(f"card{i}" for i in range(12))
 
 
 def owned_peers(held: Sequence[str], owner: int = 1, n: int = 3) -> Peers:
-    peers = Peers(n, FACES)
-    peers.spec = DeckSpec("deck-test", "redeal1s1", FACES, n, drawn=len(held), owner=owner)
-    peers.seats = [DeckSeat.create(peers.spec, s, bytes([s + 1]) * 32) for s in range(n)]
-    peers.table = DeckTable.new(peers.spec)
-    return peers
+    return Peers(n, spec=DeckSpec("deck-test", "redeal1s1", FACES, n, drawn=len(held), owner=owner))
 
 
 def deal_owned(peers: Peers, held: Sequence[str], claimed: Sequence[str] | None = None) -> DeckTable:
@@ -565,11 +556,7 @@ def vector_run() -> dict:
         "label": "main",
         "cards": cards,
         "points": [p.hex() for p in table.points],
-        "secrets": [
-            {"deck_key": s.secrets.deck_key.hex(), "perm": list(s.secrets.perm),
-             "keys_sha256": _h(s.secrets.keys)}
-            for s in peers.seats
-        ],
+        "secrets": [_secrets_vector(s.secrets) for s in peers.seats],
         "shuffled_sha256": [_h(d) for d in table.shuffled],
         "locked_sha256": [_h(d) for d in table.locked],
         "commits_sha256": [_h(c) for c in table.commits],
@@ -583,25 +570,24 @@ def vector_run() -> dict:
     }
 
 
+def _secrets_vector(secrets) -> dict:
+    out = {"deck_key": secrets.deck_key.hex(), "perm": list(secrets.perm), "keys_sha256": _h(secrets.keys)}
+    if secrets.pool_key is not None:
+        out.update(pool_key=secrets.pool_key.hex(), pool_perm=list(secrets.pool_perm))
+    return out
+
+
 def pool_vector_run() -> dict:
     """A 3-seat deck of three cards that draws two of a pool of five face down."""
     cards, pool = ["a", "b", "c"], ["g0", "g1", "g2", "g3", "g4"]
-    peers = Peers(3, cards, gid="deck-0001")
-    peers.spec = DeckSpec("deck-0001", "age3", tuple(cards), 3, tuple(pool), 2)
-    peers.seats = [DeckSeat.create(peers.spec, s, bytes([s + 1]) * 32) for s in range(3)]
-    peers.table = DeckTable.new(peers.spec)
+    peers = Peers(3, spec=DeckSpec("deck-0001", "age3", tuple(cards), 3, tuple(pool), 2))
     table = peers.deal()
     result = audit(table, peers.audits())
     candidates = cards + pool
     return {
         "label": "age3", "cards": cards, "pool": pool, "drawn": 2,
         "points": [p.hex() for p in table.points],
-        "secrets": [
-            {"deck_key": s.secrets.deck_key.hex(), "perm": list(s.secrets.perm),
-             "keys_sha256": _h(s.secrets.keys), "pool_key": s.secrets.pool_key.hex(),
-             "pool_perm": list(s.secrets.pool_perm)}
-            for s in peers.seats
-        ],
+        "secrets": [_secrets_vector(s.secrets) for s in peers.seats],
         "masked_sha256": [_h(d) for d in table.masked],
         "shuffled_sha256": [_h(d) for d in table.shuffled],
         "locked_sha256": [_h(d) for d in table.locked],
