@@ -11,10 +11,7 @@ from .local import deal
 from .seat import DeckSeat, DeckSecrets
 from .table import DeckSpec, DeckTable
 
-# The envelope kinds the bodies are meant to travel in, once wired (docs/protocol.md).
-KINDS = ("deck_shuffle", "deck_lock", "deck_keys", "deck_open", "deck_proof", "deck_audit")
-
 __all__ = [
     "Accusation", "AuditResult", "Cheat", "DeckError", "DeckSeat", "DeckSecrets", "DeckSpec",
-    "DeckTable", "KINDS", "NotNow", "UnknownCard", "audit", "box_secret", "deal",
+    "DeckTable", "NotNow", "UnknownCard", "audit", "box_secret", "deal",
 ]

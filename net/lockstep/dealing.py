@@ -2,8 +2,9 @@
 
 A game with hidden cards (`Game.decks`) is not dealt from the seed. Once the seed is agreed,
 every seat in turn shuffles each deck (`deck_shuffle`), then every seat in turn locks it with a
-key per position (`deck_lock`); the game starts from `Game.setup_dealt`, every dealt card a
-token (engine/core/hidden.py). From then on the public state (the one every peer hashes)
+key per position (`deck_lock`); a deck that draws cards of a pool face down (7 Wonders' guilds)
+first gets every seat's pool pass (`deck_mask`). The game starts from `Game.setup_dealt`, every
+dealt card a token (engine/core/hidden.py). From then on the public state (the one every peer hashes)
 learns a face only when the rules show it:
 
 - **show**, after every change of the state (setup, a step): each token the whole table may
@@ -19,7 +20,8 @@ learns a face only when the rules show it:
   every pass, and the table's result says "verified" or names the seat that cheated.
 
 A deck the rules shuffle during the game (its tokens appear in the state) is dealt the same
-way at that step, before the show. A signed message that breaks the protocol convicts its
+way at that step, before the show; a seat's own cards dealt anew (Sheriff's hand before the
+bags are loaded, `Game.deck_owner`) get that seat's pass alone (`deck_own`), then the locks. A signed message that breaks the protocol convicts its
 seat on every peer that checks it (the message is the proof), and the table may vote.
 """
 
