@@ -82,8 +82,14 @@ class DeckTable:
     lookup: Mapping[bytes, int] = field(default_factory=dict, compare=False, repr=False)
 
     @staticmethod
-    def new(spec: DeckSpec) -> DeckTable:
-        points = group.encode_deck(spec.gid, spec.label, spec.candidates)
+    def new(spec: DeckSpec, points: Deck | None = None) -> DeckTable:
+        """A deck before its first pass. Its cards are encoded under its label, unless
+        `points` gives them (an owned deck takes its faces' points from the decks they were
+        dealt in: no new encoding to compute)."""
+        if points is None:
+            points = group.encode_deck(spec.gid, spec.label, spec.candidates)
+        elif len(points) != len(spec.candidates) or len(set(points)) != len(points):
+            raise ValueError(f"deck {spec.label!r} needs one distinct point per card")
         return DeckTable(spec, points, lookup={p: slot for slot, p in enumerate(points)})
 
     # -- where the protocol stands ------------------------------------------------------

@@ -148,8 +148,7 @@ class Dealing(DeckCare):
 
     def awaited(self) -> frozenset[int]:
         if self.dealing:
-            _, _, seat = self._pass_due()
-            return frozenset() if seat is None else frozenset({seat})
+            return frozenset(self._passes_due()[1])
         if self.reveal is not None:
             return self.reveal.senders - set(self.reveal.got)
         if any(self.asks.values()):
@@ -185,7 +184,7 @@ class Dealing(DeckCare):
             return self.ctx.freeze(f"setup failed: {exc}")
         return self._deal(specs)
 
-    def _deal(self, specs: Iterable[DeckSpec]) -> list[Output]:
+    def _deal(self, specs: Iterable[DeckSpec], points: Mapping[str, tuple[bytes, ...]] | None = None) -> list[Output]:
         ctx = self.ctx
         out: list[Output] = []
         labels = []
@@ -194,7 +193,7 @@ class Dealing(DeckCare):
             out.append(Note("error", "this terminal lost its deck keys with its data folder: it cannot "
                                      "show cards, and the table may vote to end the game"))
         for spec in specs:
-            self.tables[spec.label] = DeckTable.new(spec)
+            self.tables[spec.label] = DeckTable.new(spec, (points or {}).get(spec.label))
             labels.append(spec.label)
             if keys:
                 self.seats[spec.label] = DeckSeat.create(spec, ctx.my_seat, self._entropy(out))
@@ -228,31 +227,35 @@ class Dealing(DeckCare):
             specs[label] = DeckSpec(self.ctx.gid, label, own, n, tuple(decks[pool]), len(slots))
         return [spec for label, spec in specs.items() if label not in self.pools]
 
-    def _mid_game_specs(self, state: Any, labels: Iterable[str]) -> list[DeckSpec] | str:
-        """Specs of the decks the rules shuffled during the game, or why there is none: a deck
-        of known faces (`Game.deck_cards`), or a seat's own cards it deals anew
-        (`Game.deck_owner`): every face the game's cards may have, `drawn` of them its own."""
-        game, n, specs = self.ctx.game, len(self.ctx.keys), []
+    def _deal_mid_game(self, state: Any, labels: Iterable[str]) -> list[Output]:
+        """Deal the decks the rules shuffled during the game: a deck of known faces
+        (`Game.deck_cards`), or a seat's own cards it deals anew (`Game.deck_owner`), whose
+        candidates are every face dealt so far, `drawn` of them its own."""
+        game, n, specs, points = self.ctx.game, len(self.ctx.keys), [], {}
         for label in labels:
             cards = game.deck_cards(state, label)
             if cards is None:
-                return f"the state holds cards of deck {label!r}, which was never dealt"
+                return self.ctx.freeze(f"the state holds cards of deck {label!r}, which was never dealt")
             owner = game.deck_owner(state, label)
             if owner is None:
                 specs.append(DeckSpec(self.ctx.gid, label, tuple(cards), n))
                 continue
             self.held[label] = tuple(cards)
-            specs.append(DeckSpec(self.ctx.gid, label, self._faces_of_game(), n, drawn=len(cards), owner=owner))
-        return specs
+            faces = self._faces_of_game()
+            specs.append(DeckSpec(self.ctx.gid, label, tuple(faces), n, drawn=len(cards), owner=owner))
+            points[label] = tuple(faces.values())
+        return self._deal(specs, points)
 
-    def _faces_of_game(self) -> tuple[Any, ...]:
+    def _faces_of_game(self) -> dict[Any, bytes]:
         """Every face dealt so far, once each, in the order the decks were dealt (the same on
-        every peer): what a card of a seat's own deck may be."""
-        faces: dict[Any, None] = {}
+        every peer), with its point in the first deck that held it: what a card of a seat's
+        own deck may be."""
+        faces: dict[Any, bytes] = {}
         for table in self.tables.values():
             if table.spec.owner is None:
-                faces.update(dict.fromkeys(table.spec.candidates))
-        return tuple(faces)
+                for face, point in zip(table.spec.candidates, table.points, strict=True):
+                    faces.setdefault(face, point)
+        return faces
 
     def _held_faces(self, label: str) -> list[Any] | None:
         """The faces of the cards the owner of deck `label` held, as far as this peer knows."""
@@ -270,28 +273,38 @@ class Dealing(DeckCare):
             out.append(Secret(SECRET, secret))
         return secret
 
-    def _pass_due(self) -> tuple[str, tuple[str, ...], int | None]:
-        """(kind, decks, seat) of the pass the deal awaits: each owner's pass of its own decks
-        (seat order), the pool pass of the decks with a pool, then every deck's shuffle (but
-        an owned deck's), then every deck's lock."""
-        for phase in ("own", "mask"):
-            labels = tuple(label for label in self.dealing if self.tables[label].phase == phase)
-            if labels:
-                seat = min(self.tables[label].turn for label in labels)
-                return PASS_KINDS[phase], tuple(lb for lb in labels if self.tables[lb].turn == seat), seat
-        labels = tuple(label for label in self.dealing if self.tables[label].phase == "shuffle") or self.dealing
+    def _passes_due(self) -> tuple[str, dict[int, tuple[str, ...]]]:
+        """(kind, {seat: its decks}) of the passes the deal awaits: the owners' passes of their
+        own decks (all at once: they do not depend on each other), the pool pass of the decks
+        with a pool, then every deck's shuffle (but an owned deck's), then every deck's lock;
+        but the owners', one seat at a time."""
+        owned: dict[int, tuple[str, ...]] = {}
+        for label in self.dealing:
+            table = self.tables[label]
+            if table.phase == "own":
+                owned[table.turn] = owned.get(table.turn, ()) + (label,)
+        if owned:
+            return "deck_own", owned
+        labels = tuple(label for label in self.dealing if self.tables[label].phase == "mask")
+        labels = labels or tuple(label for label in self.dealing if self.tables[label].phase == "shuffle")
+        labels = labels or self.dealing
         first = self.tables[labels[0]]
-        return PASS_KINDS[first.phase], labels, first.turn
+        return PASS_KINDS[first.phase], {first.turn: labels}
 
     def _my_pass(self) -> list[Output]:
-        """Our pass of every deck it is due for, when it is our turn."""
-        ctx = self.ctx
-        if not self.dealing or ctx.replaying:
-            return []
-        kind, labels, seat = self._pass_due()
+        """Our pass of every deck it is due for, when it is our turn (or a handed seat's)."""
+        out: list[Output] = []
+        for seat in self.own_seats():
+            if not self.dealing or self.ctx.replaying:
+                break
+            kind, due = self._passes_due()  # again each time: a pass of ours moves the deal on
+            labels = due.get(seat)
+            if labels and all(label in self.keys_of(seat) for label in labels):
+                out += self._send_pass(kind, seat, labels)
+        return out
+
+    def _send_pass(self, kind: str, seat: int, labels: tuple[str, ...]) -> list[Output]:
         keys = self.keys_of(seat)
-        if seat not in self.own_seats() or not all(label in keys for label in labels):
-            return []
         cards, commits = [], []
         for label in labels:
             if kind == "deck_own":
@@ -306,27 +319,26 @@ class Dealing(DeckCare):
         body = {"decks": list(labels), "cards": cards}
         if kind == "deck_lock":
             body["commits"] = commits
-        env = ctx.sign(kind, body, seat=seat)
+        env = self.ctx.sign(kind, body, seat=seat)
         return [Publish("log", env.raw)] + self.on_message(env)
 
     def _on_pass(self, env: Envelope) -> list[Output]:
-        kind, _, seat = self._pass_due()
-        if (env.kind, env.seat) != (kind, seat):
-            if _pass_rank(env.kind, env.seat) > _pass_rank(kind, seat):  # a later turn: keep it
+        kind, due = self._passes_due()
+        if env.kind != kind or env.seat not in due:
+            if _pass_rank(env.kind, env.seat) > _pass_rank(kind, min(due)):  # a later turn: keep it
                 self.early.setdefault((env.kind, env.seat), env)
             return []
-        out = self._accept_pass(env)
+        out = self._accept_pass(env, due[env.seat])
         while self.dealing:  # a pass kept for its turn, if it has come
-            kind, _, seat = self._pass_due()
-            early = self.early.pop((kind, seat), None)
-            if early is None:
+            kind, due = self._passes_due()
+            seat = next((s for s in sorted(due) if (kind, s) in self.early), None)
+            if seat is None:
                 break
-            out += self._accept_pass(early)
+            out += self._accept_pass(self.early.pop((kind, seat)), due[seat])
         return out
 
-    def _accept_pass(self, env: Envelope) -> list[Output]:
+    def _accept_pass(self, env: Envelope, labels: tuple[str, ...]) -> list[Output]:
         body = env.body
-        _, labels, _ = self._pass_due()
         if list(body["decks"]) != list(labels) or len(body["cards"]) != len(labels):
             return self.ctx.drop(env, f"seat {env.seat}'s {env.kind} is not for the decks being dealt")
         tables = dict(self.tables)
@@ -355,8 +367,7 @@ class Dealing(DeckCare):
         new = sorted({parse_token(t)[0] for t in tokens_in(state)} - set(self.tables) - set(self.pools)
                      ) if self.reshuffles else ()
         if new:
-            specs = self._mid_game_specs(state, new)
-            return self.ctx.freeze(specs) if isinstance(specs, str) else self._deal(specs)
+            return self._deal_mid_game(state, new)
         public = tuple(sorted(t for t in self.ctx.game.seen(state, None) if is_token(t)))
         private: dict[int, tuple[str, ...]] = {}
         for seat in range(len(self.ctx.keys)):
