@@ -127,6 +127,13 @@ class _Cheating(DeckSeat):
             cards[0] = group.mul(stranger, self.secrets.deck_key)
         return {**body, "cards": cards}
 
+    def own(self, table, faces):
+        body = super().own(table, faces)
+        cards = list(body["cards"])
+        if self.how == "own_repeat" and len(cards) > 1:  # one card of its hand twice
+            cards[1] = cards[0]
+        return {**body, "cards": cards}
+
     def mask(self, table):
         body = super().mask(table)
         cards = list(body["cards"])
@@ -191,6 +198,23 @@ async def test_a_seat_whose_signed_message_breaks_the_deal_is_named_at_once(monk
         assert set(p.lockstep.proofs.proven) == {1}
         assert p.lockstep.proofs.proven[1][0] == "deck"
         assert p.lockstep.vote_options() is not None or p.lockstep.deadline_left() is not None
+    await _stop(peers)
+
+
+async def test_an_owner_whose_own_deal_repeats_a_card_is_named_at_once(monkeypatch) -> None:
+    """Sheriff: a hand dealt anew whose masked cards repeat one (a card twice): the signed
+    `deck_own` is the proof; every peer names its owner at once, and nobody else."""
+    _seat_1_deals_as(monkeypatch, _Cheating, seats=(0, 1, 2), how="own_repeat")
+    broker, transports, peers = await memory_table(3, game=get_game("sheriff"))
+    for p in peers:
+        p.bot_kind = "random"
+        p._bot_if_my_turn()
+    await until(lambda: any(p.lockstep.proofs.proven for p in peers), timeout=60)
+    first = peers[0].lockstep
+    owners = {t.spec.owner for t in first.steps.dealing.tables.values() if t.spec.owner is not None}
+    await until(lambda: all(set(p.lockstep.proofs.proven) == owners for p in peers), timeout=20)
+    for p in peers:
+        assert all(why[0] == "deck" for why in p.lockstep.proofs.proven.values())
     await _stop(peers)
 
 
