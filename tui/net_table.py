@@ -18,7 +18,7 @@ from net.peer import Peer
 
 from .clock import ClockError, ClockSpec, clock_text
 from .log_text import event_lines
-from .table import Table, TableEvent
+from .table import Table, TableEvent, deal_text
 
 log = logging.getLogger(__name__)
 
@@ -142,15 +142,7 @@ class NetTable(Table):
     @property
     def deal_line(self) -> str:
         """What the end audit says of the deal ("" for a game with no hidden cards)."""
-        ls = self.lockstep
-        if not ls.dealt:
-            return ""
-        verdict = ls.deal_verdict
-        if verdict is None:
-            return "Deal: the end audit is replaying every shuffle…"
-        if verdict == "verified":
-            return "Deal: verified — every shuffle and key replayed at the end"
-        return f"Deal: {verdict}"
+        return deal_text(self.lockstep.dealt, self.lockstep.deal_verdict)
 
     def result(self) -> Result:
         return self.lockstep.result()  # marked "ended early" when the table voted to end it

@@ -50,7 +50,7 @@ from engine.registry import game_ids, get_descriptor, get_game
 
 from .log_text import event_lines
 from .savefile import SaveError, read_save_file, saves_dir
-from .table import Table, TableEvent
+from .table import Table, TableEvent, deal_text
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +87,8 @@ class Replay:
     path: Path
     states: tuple[State, ...]
     """states[k] = the state after k steps (states[0]: the deal)."""
+    deal: str = ""
+    """A network game's deal as its end audit found it (the end screen's line), else ""."""
 
     @property
     def steps(self) -> int:
@@ -254,14 +256,22 @@ def _from_network_log(path: Path, kind: str, identity_key: bytes | None) -> Repl
     own = tuple(seat for seat, key in enumerate(keys)
                 if key in mine or (kind == "network" and peer_id(key) == owner))
     assert lockstep.game_log is not None
+    deal = _deal_of(lockstep)
     if lockstep.dealt and lockstep.deal_verdict != "verified":
         # hidden cards whose deal no audit has shown yet: the table's public states only
         states = tuple(lockstep.steps.states)
-        return Replay(game, lockstep.game_log, tuple(lockstep.names), (), kind, path, states)
+        return Replay(game, lockstep.game_log, tuple(lockstep.names), (), kind, path, states, deal)
     states = _states(game, lockstep.game_log, path)
     if not lockstep.replays():  # the engine and the protocol must agree
         raise CannotReplay(f"{_shown(path)}: the replayed game does not reach the logged state")
-    return Replay(game, lockstep.game_log, tuple(lockstep.names), own, kind, path, states)
+    return Replay(game, lockstep.game_log, tuple(lockstep.names), own, kind, path, states, deal)
+
+
+def _deal_of(lockstep: Any) -> str:
+    """The end screen's line on the deal of a network log: the audit's verdict, if it ran."""
+    if lockstep.dealt and lockstep.deal_verdict is None:
+        return "Deal: not audited (the log ends before the end audit)" if lockstep.phase == "over" else ""
+    return deal_text(lockstep.dealt, lockstep.deal_verdict)
 
 
 def _read_records(path: Path) -> list[bytes]:
@@ -397,6 +407,11 @@ class ReplayTable(Table):
         self.log_lines = self.replay.lines_until(k)
         self.emit(TableEvent("changed", "", {"step": k}))
         return True
+
+    @property
+    def deal_line(self) -> str:
+        """What the end audit said of a network game's deal (the end screen shows it)."""
+        return self.replay.deal
 
     @property
     def viewed_seat(self) -> Seat | None:

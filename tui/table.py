@@ -49,6 +49,18 @@ class TableEvent:
 Listener = Callable[[TableEvent], None]
 
 
+def deal_text(dealt: bool, verdict: str | None) -> str:
+    """The end screen's line on a network deal: what the end audit says ("" for a game whose
+    cards no protocol dealt)."""
+    if not dealt:
+        return ""
+    if verdict is None:
+        return "Deal: the end audit is replaying every shuffle…"
+    if verdict == "verified":
+        return "Deal: verified — every shuffle and key replayed at the end"
+    return f"Deal: {verdict}"
+
+
 class Table(ABC):
     """One game in progress as seen from this terminal."""
 

@@ -261,6 +261,7 @@ async def test_a_network_log_replays_verified_with_the_seat_this_machine_held(co
         await pilot.press("end")
         await settle(pilot)
         assert isinstance(app.screen, EndScreen) and app.screen.result == ls.game.result(ls.state)
+        assert "Deal: verified" in screen_text(app)  # the end audit's verdict, as at the table
 
 
 async def test_a_tampered_network_log_replays_only_what_checks_out(tmp_path):
