@@ -567,6 +567,7 @@ def vector_run() -> dict:
         "audit": str(result),
         "order": list(result.order or ()),
         "pool": pool_vector_run(),
+        "owned": owned_vector_run(),
     }
 
 
@@ -575,6 +576,34 @@ def _secrets_vector(secrets) -> dict:
     if secrets.pool_key is not None:
         out.update(pool_key=secrets.pool_key.hex(), pool_perm=list(secrets.pool_perm))
     return out
+
+
+def owned_vector_run() -> dict:
+    """Seat 1 of 3 is shown positions 0 and 1 of a deck of five distinct cards, then deals
+    those two cards anew alone (an owned deck over the deck's faces, with their points)."""
+    cards = ["a", "b", "c", "d", "e"]
+    main = Peers(3, spec=DeckSpec("deck-0001", "main5", tuple(cards), 3))
+    table = main.deal()
+    held = [table.card(slot) for slot in main.give([0, 1], 1)]
+    spec = DeckSpec("deck-0001", "redeal0s1", tuple(cards), 3, drawn=2, owner=1)
+    owned = Peers(3, spec=spec)
+    owned.table = DeckTable.new(spec, table.points)
+    mine = owned.table
+    mine = mine.accept_own(1, owned.seats[1].own(mine, held))
+    for seat in owned.seats:
+        mine = mine.accept_lock(seat.seat, seat.lock(mine))
+    owned.table = mine
+    result = audit(mine, owned.audits(), held)
+    return {
+        "deck": {"label": "main5", "cards": cards, "final": [p.hex() for p in table.current]},
+        "label": "redeal0s1", "owner": 1, "held_positions": [0, 1], "held": held,
+        "secrets": [_secrets_vector(s.secrets) for s in owned.seats],
+        "own_sha256": _h(mine.masked[0]),
+        "locked_sha256": [_h(d) for d in mine.locked],
+        "final": [p.hex() for p in mine.current],
+        "audit": str(result),
+        "order": [mine.card(slot) for slot in result.order or ()],
+    }
 
 
 def pool_vector_run() -> dict:
