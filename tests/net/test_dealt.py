@@ -284,10 +284,12 @@ async def test_a_dealt_money_game_removes_the_currencies_its_seed_draws() -> Non
 
 @pytest.mark.parametrize(("gid", "kind"), [("ten", b"deck_shuffle"), ("ten", b"deck_lock"),
                                            ("money", b"deck_show"), ("ten", b"deck_open"),
-                                           ("seven_wonders", b"deck_mask")])
+                                           ("seven_wonders", b"deck_mask"), ("sheriff", b"deck_own")])
 async def test_a_peer_killed_in_the_middle_of_the_deal_resumes_from_its_disk(tmp_path, monkeypatch, gid, kind):
-    """Seat 1 dies right after it made its pass (or its keys), which never left its machine;
-    restarted from its data folder, it sends them again and the game ends verified."""
+    """A joiner dies right after it made its pass (or its keys), which never left its
+    machine (the first joiner to make one: a Sheriff hand is dealt anew by whoever took a card
+    from a discard pile); restarted from its data folder, it sends them again and the game
+    ends verified."""
     monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
     game = get_game(gid)
     broker = MemoryBroker()
@@ -295,24 +297,29 @@ async def test_a_peer_killed_in_the_middle_of_the_deal_resumes_from_its_disk(tmp
     for t in transports:
         await t.start()
     swallowed: list[bytes] = []
-    publish = transports[1].publish_now
+    dead: list[int] = []
 
-    def dying(topic, payload, qos=1, retain=False):
-        if swallowed or kind in payload:  # the message is made and kept, then the peer dies
-            swallowed.append(payload)
-            return True
-        return publish(topic, payload, qos, retain)
+    def dying(seat: int, publish):
+        def publish_or_die(topic, payload, qos=1, retain=False):
+            if dead == [seat] or not dead and kind in payload:  # made and kept, then it dies
+                dead[:] = [seat]
+                swallowed.append(payload)
+                return True
+            return publish(topic, payload, qos, retain)
+        return publish_or_die
 
-    transports[1].publish_now = dying  # type: ignore[method-assign]
+    for seat in (1, 2):
+        transports[seat].publish_now = dying(seat, transports[seat].publish_now)  # type: ignore[method-assign]
     ids = [Identity.generate() for _ in range(3)]
     peers = await table_of(3, transports, game=game, persist=True, identities=ids, bot="random")
-    await until(lambda: swallowed, timeout=20)
-    transports[1].kill()
-    await peers[1].stop(clean=False)
+    await until(lambda: swallowed, timeout=30)
+    (seat,) = dead
+    transports[seat].kill()
+    await peers[seat].stop(clean=False)
     again = MemoryTransport(broker)
     await again.start()
-    peers[1] = await join_game(again, ids[1], peers[0].lockstep.gid, name="P1", game=game,
-                               persist=True, bot="random")
+    peers[seat] = await join_game(again, ids[seat], peers[0].lockstep.gid, name=f"P{seat}", game=game,
+                                  persist=True, bot="random")
     await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in peers)), 60)
     await until(lambda: all(p.lockstep.deal_verdict for p in peers), timeout=20)
     assert {p.lockstep.hash for p in peers} == {peers[0].lockstep.hash}
