@@ -16,8 +16,12 @@ contraband stays face down until the end of the game.
 
 A draw pile rebuilt from the discard piles (§5.7) is a deck the table shuffles mid-game:
 tokens of `rebuild<k>`, its cards kept in the RNG slot (`state.TableRng`) for `deck_cards`.
-A plain game dealt alike shuffles there with the game RNG unless the table's order is stacked
-(`dealt_options` of every dealt deck: a network game's log replays so).
+A hand holding a card the table saw taken from a discard pile is dealt anew by its owner when
+the bags are about to be loaded (§6: nobody sees which cards go in): tokens of
+`redeal<round>s<seat>`, whose cards the same slot keeps (`deck_cards`, `deck_owner`).
+A plain game dealt alike shuffles there with the game RNG (and keeps a hand as it is) unless
+the table's order is stacked (`dealt_options` of every dealt deck: a network game's log
+replays so).
 
 Every function here works on a state holding tokens and reads a face only where `needs` had it
 revealed first (or on the seat's own knowledge, for its legal actions). Views, the log and
