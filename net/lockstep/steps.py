@@ -343,7 +343,12 @@ class Steps:
         self.state = reveal(self.state, faces)
         if kind == "deck_open" and self.held is not None:  # the step's own hash follows at once
             (actions, mode), self.held = self.held, None
-            return self._apply({s: reveal(a, faces) for s, a in actions.items()}, mode)
+            # what came for this step while its cards were opened (our own move coming back,
+            # a redelivery): the round holds those already; an equivocation is judged now
+            out: list[Output] = []
+            for env in self.buffer.release(ctx.step):
+                out += self.route(env)
+            return out + self._apply({s: reveal(a, faces) for s, a in actions.items()}, mode)
         ctx.hash = bytes.fromhex(state_hash(self.state))
         self.heads[-1] = (ctx.hash, ctx.chain)
         self.states[-1] = self.state

@@ -60,6 +60,8 @@ async def test_a_dealt_game_ends_verified_with_one_state_and_a_log_that_replays(
     assert first.phase == "over"
     assert {p.lockstep.hash for p in peers} == {first.hash}
     assert {p.lockstep.steps.dealing.verdict for p in peers} == {"verified"}
+    # nothing is left waiting for a step: moves that came while cards were opened were used
+    assert not any(p.lockstep.steps.buffer.slots for p in peers)
     # once the audit verified the deal, the log replays with the plain engine
     replayed = final_state(game, first.game_log)
     assert game.result(replayed) == game.result(first.state)
