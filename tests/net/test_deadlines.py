@@ -508,3 +508,56 @@ async def test_the_seed_vote_is_offered_on_the_setup_screen_before_any_game_scre
     peers[1].vote("end")
     await settle(60)
     assert all(p.lockstep.phase == "over" for p in peers)
+
+
+async def test_a_seat_that_withholds_its_keys_for_the_first_hands_is_voted_on_the_setup_screen() -> None:
+    """A dealt game (Money!) whose seat 2 never sends its keys for the first hands: the game
+    has begun but no hand is in, so no game screen opens; the setup screen says it is
+    dealing, counts the deadline down and offers the vote."""
+    from textual.app import App
+    from textual.widgets import Footer, Static
+
+    from engine.registry import get_game
+    from tui.net_table import NetTable
+    from tui.screens.net_setup import TableSetupScreen
+
+    class Waiting(TableSetupScreen):
+        STATUS_ID = "status"
+
+        def compose(self):
+            yield Static("", id="status")
+            yield Footer()
+
+        def on_seed_tick(self) -> None:
+            self._status(self.seed_text())
+
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(3)]
+    for t in transports:
+        await t.start()
+    publish = transports[2].publish_now
+
+    def no_keys(topic, payload, qos=1, retain=False):
+        return True if b"deck_show" in payload else publish(topic, payload, qos, retain)
+
+    transports[2].publish_now = no_keys  # type: ignore[method-assign]
+    peers = await table_of(3, transports, game=get_game("money"))
+    await until(lambda: all(p.lockstep.phase == "play" and p.lockstep.awaited() == {2} for p in peers[:2]))
+    clock = _clocked(peers)
+    table = NetTable(peers[0])
+    assert not table.drawable  # the game began, but no hand is in: nothing to draw yet
+    screen = Waiting(id="waiting")
+    screen.table = table
+    app = App()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(screen)
+        screen._watch_seed_deadline()
+        await pilot.pause()
+        assert "Dealing the cards… · vote in 0:" in str(screen.query_one("#status", Static).render())
+        clock.advance(31)
+        screen._watch_seed_deadline()
+        await pilot.pause()
+        assert "^E: vote" in str(screen.query_one("#status", Static).render())
+        assert screen.vote_allowed()
+    for p in peers:
+        await p.stop(clean=False)

@@ -18,8 +18,9 @@ class TableSetupScreen(Screen[None]):
     STATUS_ID: ClassVar[str] = ""
     """Id of the Static that carries the status line."""
 
-    # A seat that withholds its seed share stalls the deal: the table votes here, before any
-    # game screen exists (the same vote as in a game).
+    # A seat that withholds its seed share, its pass of the deal or its keys for the first
+    # hands stalls the deal: the table votes here, before any game screen exists (the same
+    # vote as in a game).
     BINDINGS: ClassVar = [Binding("ctrl+e", "vote", "Vote", show=True)]
 
     def __init__(self, *, id: str) -> None:
@@ -51,9 +52,10 @@ class TableSetupScreen(Screen[None]):
         return ("Dealing the cards…" if dealing else "Agreeing on the seed…") + table.deadline_text()
 
     def _watch_seed_deadline(self) -> None:
-        """Once a second while the seed is agreed: the deadline counts down, the vote key shows."""
+        """Once a second while the seed is agreed and the cards are dealt (until the first
+        hands are in): the deadline counts down, the vote key shows."""
         table = self.table
-        if table is None or self._opened or table.lockstep.phase != "seed":
+        if table is None or self._opened or table.drawable or table.lockstep.phase not in ("seed", "play"):
             return
         offered = vote_offered(table)
         if offered != self._vote_shown:
