@@ -211,10 +211,15 @@ async def test_an_owner_whose_own_deal_repeats_a_card_is_named_at_once(monkeypat
     for p in peers:
         p.bot_kind = "random"
         p._bot_if_my_turn()
-    await until(lambda: any(p.lockstep.proofs.proven for p in peers), timeout=60)
-    first = peers[0].lockstep
-    owners = {t.spec.owner for t in first.steps.dealing.tables.values() if t.spec.owner is not None}
-    await until(lambda: all(set(p.lockstep.proofs.proven) == owners for p in peers), timeout=20)
+
+    def owners(p) -> set[int]:
+        return {t.spec.owner for t in p.lockstep.steps.dealing.tables.values() if t.spec.owner is not None}
+
+    def every_owner_named() -> bool:  # by every peer, once each has begun that deal
+        first = owners(peers[0])
+        return bool(first) and all(owners(p) == first and set(p.lockstep.proofs.proven) == first for p in peers)
+
+    await until(every_owner_named, timeout=60)
     for p in peers:
         assert all(why[0] == "deck" for why in p.lockstep.proofs.proven.values())
     await _stop(peers)
