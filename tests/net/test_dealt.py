@@ -630,6 +630,8 @@ async def test_passes_of_a_deal_that_come_before_their_step_are_kept_for_it() ->
     peers: list = []
     transports[2].publish_now = watched  # type: ignore[method-assign]
     peers += await table_of(3, transports, game=game, bot="random")
+    for p in peers:  # a peer that missed a pass would only move on by asking: never here
+        p.stall_after = 60.0
     await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in peers)), 120)
     await until(lambda: all(p.lockstep.deal_verdict for p in peers), timeout=30)
     assert {p.lockstep.deal_verdict for p in peers} == {"verified"}
