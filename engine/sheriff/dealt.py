@@ -31,6 +31,7 @@ players that think in goods are in engine/sheriff/dealt_view.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..core import ActionSpace, IllegalAction, InvalidOption, Rng, Stream
@@ -333,8 +334,8 @@ def _redeal(d: Draft, seats: Sequence[int]) -> None:
         redealt.append((label, p, hand))
     d["hands"] = tuple(hands)
     if redealt or (table and rng.redealt):
-        inner, rebuilt, rebuilds = (rng.rng, rng.rebuilt, rng.rebuilds) if table else (rng, (), 0)
-        d["rng"] = TableRng(inner, tuple(stacked.items()), rebuilt, rebuilds, tuple(redealt))
+        base = rng if table else TableRng(rng, (), (), 0)
+        d["rng"] = replace(base, stacked=tuple(stacked.items()), redealt=tuple(redealt))
 
 
 def _load(d: Draft, actions: Mapping[int, Any]) -> None:
@@ -552,13 +553,19 @@ def _check_aside(s: State, seat: int, a: Any) -> None:
         raise _illegal(seat, "set those cards aside", f"at most {most} cards may be set aside")
 
 
+def _check_onto_pile(seat: int, a: Any, kind: type, what: str, zone: Cards, which: str, how: str) -> None:
+    """A Discard or Confiscate: every card of `zone` (the `which` cards) onto one pile."""
+    if not isinstance(a, kind):
+        raise _illegal(seat, "do that now", how)
+    _pile(seat, what, a.pile)
+    _named(seat, what, a.order, zone)
+    if len(a.order) != len(zone):
+        raise _illegal(seat, what, f"the order must hold every {which} card")
+
+
 def _check_discard(s: State, seat: int, a: Any) -> None:
-    if not isinstance(a, Discard):
-        raise _illegal(seat, "do that now", "discard the set-aside cards onto one pile")
-    _pile(seat, "discard", a.pile)
-    _named(seat, "discard", a.order, s.aside)
-    if len(a.order) != len(s.aside):
-        raise _illegal(seat, "discard", "the order must hold every set-aside card")
+    _check_onto_pile(seat, a, Discard, "discard", s.aside, "set-aside",
+                     "discard the set-aside cards onto one pile")
 
 
 def _check_load(s: State, seat: int, a: Any) -> None:
@@ -620,12 +627,8 @@ def _check_unpack(s: State, seat: int, a: Any) -> None:
 
 
 def _check_confiscate(s: State, seat: int, a: Any) -> None:
-    if not isinstance(a, Confiscate):
-        raise _illegal(seat, "do that now", "place the confiscated cards on a discard pile")
-    _pile(seat, "confiscate", a.pile)
-    _named(seat, "confiscate", a.order, s.confiscated)
-    if len(a.order) != len(s.confiscated):
-        raise _illegal(seat, "confiscate", "the order must hold every confiscated card")
+    _check_onto_pile(seat, a, Confiscate, "confiscate", s.confiscated, "confiscated",
+                     "place the confiscated cards on a discard pile")
 
 
 def _check_pay(s: State, seat: int, a: Any) -> None:

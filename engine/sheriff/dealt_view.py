@@ -16,7 +16,7 @@ from ..core.hidden import is_token
 from ..core.plain import from_plain, to_plain
 from .cards import CARD_GOOD, GOODS, IDX, LEGAL, PENALTY, rounds
 from .dealt import _loaders, _Mapped, _pick, _sorted, good, good_counts, legal_card
-from .events import _action_events, _gold
+from .events import _action_events, closing_events
 from .scoring import final_result
 from .spaces import OrderSpace, SubsetSpace
 from .state import (
@@ -227,12 +227,7 @@ def events(before: State, actions: Mapping[int, Any], after: State) -> tuple[Eve
     for seat in sorted(actions):
         out.extend(_action_events_dealt(before, seat, actions[seat]))
     out.extend(_opened(before, actions))
-    out.extend(_gold(before, after))
-    if after.phase == OVER and before.phase != OVER:
-        out.append(Event(None, "over"))
-    elif after.round != before.round:
-        out.append(Event(None, "round", amounts=(after.round + 1,), target=after.sheriff))
-    return tuple(out)
+    return tuple(out + closing_events(before, after))
 
 
 def _action_events_dealt(before: State, seat: int, a: Any) -> list[Event]:

@@ -60,12 +60,18 @@ def sheriff_events(before: State, actions: Mapping[int, Any], after: State) -> t
         out.extend(_action_events(before, seat, actions[seat]))
     out.extend(_revealed(before, actions))
     out.extend(_dealt(before, actions))
-    out.extend(_gold(before, after))
+    return tuple(out + closing_events(before, after))
+
+
+def closing_events(before: State, after: State) -> list[Event]:
+    """What follows a step's own events: gold that changed hands, then the end of the game
+    or a new round (a dealt game's log ends its steps the same way)."""
+    out = _gold(before, after)
     if after.phase == OVER and before.phase != OVER:
         out.append(Event(None, "over"))
     elif after.round != before.round:
         out.append(Event(None, "round", amounts=(after.round + 1,), target=after.sheriff))
-    return tuple(out)
+    return out
 
 
 def _action_events(before: State, seat: int, a: Any) -> list[Event]:

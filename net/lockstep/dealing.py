@@ -232,6 +232,7 @@ class Dealing(DeckCare):
         (`Game.deck_cards`), or a seat's own cards it deals anew (`Game.deck_owner`), whose
         candidates are every face dealt so far, `drawn` of them its own."""
         game, n, specs, points = self.ctx.game, len(self.ctx.keys), [], {}
+        faces = self._faces_of_game()  # the same for every owned deck of this deal
         for label in labels:
             cards = game.deck_cards(state, label)
             if cards is None:
@@ -241,7 +242,6 @@ class Dealing(DeckCare):
                 specs.append(DeckSpec(self.ctx.gid, label, tuple(cards), n))
                 continue
             self.held[label] = tuple(cards)
-            faces = self._faces_of_game()
             specs.append(DeckSpec(self.ctx.gid, label, tuple(faces), n, drawn=len(cards), owner=owner))
             points[label] = tuple(faces.values())
         return self._deal(specs, points)
@@ -275,9 +275,9 @@ class Dealing(DeckCare):
 
     def _passes_due(self) -> tuple[str, dict[int, tuple[str, ...]]]:
         """(kind, {seat: its decks}) of the passes the deal awaits: the owners' passes of their
-        own decks (all at once: they do not depend on each other), the pool pass of the decks
-        with a pool, then every deck's shuffle (but an owned deck's), then every deck's lock;
-        but the owners', one seat at a time."""
+        own decks (all at once: they do not depend on each other), then one seat at a time the
+        pool pass of the decks with a pool, every deck's shuffle (but an owned deck's), every
+        deck's lock."""
         owned: dict[int, tuple[str, ...]] = {}
         for label in self.dealing:
             table = self.tables[label]

@@ -184,9 +184,11 @@ class Steps:
             return False  # nobody chooses here: the peer opens its sealed action by itself
         return seat not in self.round.acts and seat not in self.round.commits
 
-    def known(self, seat: int | None) -> Any:
-        """The state as `seat` knows it on this machine (a dealt table: its own faces in)."""
-        return self.dealing.known(self.state, seat) if self.dealing.on else self.state
+    def known(self, seat: int | None, state: Any = None) -> Any:
+        """The state (the current one by default) as `seat` knows it on this machine (a dealt
+        table: its own faces in)."""
+        state = self.state if state is None else state
+        return self.dealing.known(state, seat) if self.dealing.on else state
 
     def shown_state(self) -> Any:
         """The public state a screen draws, None before the first one is. While the cards a
@@ -198,8 +200,7 @@ class Steps:
         return self.states[-2] if len(self.states) >= 2 else None
 
     def view(self, seat: int | None) -> Any:
-        shown = self.shown_state()
-        state = self.known(seat) if shown is None or shown is self.state else self.dealing.known(shown, seat)
+        state = self.known(seat, self.shown_state())
         if seat is not None and seat == self.ctx.my_seat and seat in self.sealed:
             original = self.sealing.original(seat)
             if original is not None:  # our own sealed choice, known only here

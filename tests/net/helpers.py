@@ -50,6 +50,22 @@ async def table_of(
     return peers
 
 
+async def withholding_transports(n: int, seat: int, *markers: bytes) -> list[MemoryTransport]:
+    """n started transports on one memory broker; `seat`'s never publishes a message holding
+    one of `markers` (its peer makes and keeps them: a seat that will not send them)."""
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(n)]
+    for t in transports:
+        await t.start()
+    publish = transports[seat].publish_now
+
+    def withheld(topic, payload, qos=1, retain=False):
+        return True if any(m in payload for m in markers) else publish(topic, payload, qos, retain)
+
+    transports[seat].publish_now = withheld  # type: ignore[method-assign]
+    return transports
+
+
 async def memory_table(n: int, **kw) -> tuple[MemoryBroker, list[MemoryTransport], list[Peer]]:
     broker = MemoryBroker()
     transports = [MemoryTransport(broker) for _ in range(n)]

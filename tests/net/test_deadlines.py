@@ -19,7 +19,7 @@ from net.transport import MemoryBroker, MemoryTransport
 
 from .brokers import HAVE_MOSQUITTO, running_broker
 from .fakegame import GAME, Bid, Pick
-from .helpers import finish, forge, memory_table, settle, table_of, until
+from .helpers import finish, forge, memory_table, settle, table_of, until, withholding_transports
 from .test_lockstep import _hold_reveals
 
 BROKERS = ["memory", "amqtt",
@@ -418,16 +418,7 @@ def test_host_clock_and_deadline_options_become_the_table_settings() -> None:
 
 async def _seed_withheld():
     """A 3-seat table whose seat 2 keeps its seed share: (peers, fake clock), stuck in `seed`."""
-    broker = MemoryBroker()
-    transports = [MemoryTransport(broker) for _ in range(3)]
-    for t in transports:
-        await t.start()
-    publish = transports[2].publish_now
-
-    def no_seed_reveal(topic, payload, qos=1, retain=False):
-        return True if b"\xabseed_reveal" in payload else publish(topic, payload, qos, retain)
-
-    transports[2].publish_now = no_seed_reveal  # seat 2 sees the others' shares, keeps its own
+    transports = await withholding_transports(3, 2, b"\xabseed_reveal")  # sees the others' shares
     peers = await table_of(3, transports)
     await until(lambda: all(p.lockstep.phase == "seed" and p.lockstep.awaited() == {2} for p in peers[:2]))
     return peers, _clocked(peers)
@@ -466,13 +457,12 @@ async def test_a_bot_seat_follows_the_first_players_vote() -> None:
     _same_end(peers)
 
 
-async def test_the_seed_vote_is_offered_on_the_setup_screen_before_any_game_screen() -> None:
-    from textual.app import App
+def _setup_screen():
+    """The part of the Host and Join screens that a table being set up shows: a status line
+    (what it waits for, the deadline, the vote key) and the footer."""
     from textual.widgets import Footer, Static
 
-    from tui.net_table import NetTable
     from tui.screens.net_setup import TableSetupScreen
-    from tui.screens.vote import VoteDialog
 
     class Waiting(TableSetupScreen):
         STATUS_ID = "status"
@@ -484,8 +474,18 @@ async def test_the_seed_vote_is_offered_on_the_setup_screen_before_any_game_scre
         def on_seed_tick(self) -> None:
             self._status(self.seed_text())
 
+    return Waiting(id="waiting")
+
+
+async def test_the_seed_vote_is_offered_on_the_setup_screen_before_any_game_screen() -> None:
+    from textual.app import App
+    from textual.widgets import Static
+
+    from tui.net_table import NetTable
+    from tui.screens.vote import VoteDialog
+
     peers, clock = await _seed_withheld()
-    screen = Waiting(id="waiting")
+    screen = _setup_screen()
     screen.table = NetTable(peers[0])
     app = App()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -515,38 +515,18 @@ async def test_a_seat_that_withholds_its_keys_for_the_first_hands_is_voted_on_th
     has begun but no hand is in, so no game screen opens; the setup screen says it is
     dealing, counts the deadline down and offers the vote."""
     from textual.app import App
-    from textual.widgets import Footer, Static
+    from textual.widgets import Static
 
     from engine.registry import get_game
     from tui.net_table import NetTable
-    from tui.screens.net_setup import TableSetupScreen
 
-    class Waiting(TableSetupScreen):
-        STATUS_ID = "status"
-
-        def compose(self):
-            yield Static("", id="status")
-            yield Footer()
-
-        def on_seed_tick(self) -> None:
-            self._status(self.seed_text())
-
-    broker = MemoryBroker()
-    transports = [MemoryTransport(broker) for _ in range(3)]
-    for t in transports:
-        await t.start()
-    publish = transports[2].publish_now
-
-    def no_keys(topic, payload, qos=1, retain=False):
-        return True if b"deck_show" in payload else publish(topic, payload, qos, retain)
-
-    transports[2].publish_now = no_keys  # type: ignore[method-assign]
+    transports = await withholding_transports(3, 2, b"deck_show")
     peers = await table_of(3, transports, game=get_game("money"))
     await until(lambda: all(p.lockstep.phase == "play" and p.lockstep.awaited() == {2} for p in peers[:2]))
     clock = _clocked(peers)
     table = NetTable(peers[0])
     assert not table.drawable  # the game began, but no hand is in: nothing to draw yet
-    screen = Waiting(id="waiting")
+    screen = _setup_screen()
     screen.table = table
     app = App()
     async with app.run_test(size=(80, 24)) as pilot:

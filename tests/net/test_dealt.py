@@ -24,7 +24,7 @@ from net.lockstep import dealing as dealing_module
 from net.session import join_game
 from net.transport import MemoryBroker, MemoryTransport
 
-from .helpers import finish, memory_table, table_of, until
+from .helpers import finish, memory_table, table_of, until, withholding_transports
 
 pytestmark = pytest.mark.net
 
@@ -247,18 +247,7 @@ async def test_a_seat_that_will_not_reveal_is_awaited_and_late_after_its_deadlin
     """A seat that sends no keys stalls the table like any seat that does not play: the others
     wait for it, and once its deadline passes they may vote (nobody is named a cheat)."""
     offset = [0.0]
-    broker = MemoryBroker()
-    transports = [MemoryTransport(broker) for _ in range(3)]
-    for t in transports:
-        await t.start()
-    publish = transports[1].publish_now
-
-    def silent(topic, payload, qos=1, retain=False):  # seat 1's keys never leave its machine
-        if b"deck_show" in payload or b"deck_open" in payload:
-            return True
-        return publish(topic, payload, qos, retain)
-
-    transports[1].publish_now = silent  # type: ignore[method-assign]
+    transports = await withholding_transports(3, 1, b"deck_show", b"deck_open")  # seat 1's keys
     peers = await table_of(3, transports, game=get_game("ten"))
     for p in peers:
         p.lockstep.ctx.clock = lambda: time.time() + offset[0]
@@ -413,16 +402,7 @@ async def test_a_seat_that_sends_no_audit_is_named_for_it_after_the_deadline() -
     """The end audit waits `reveal` seconds for every seat's secrets, then judges without the
     missing ones: that seat is named as having sent no audit (not as a cheat)."""
     offset = [0.0]
-    broker = MemoryBroker()
-    transports = [MemoryTransport(broker) for _ in range(3)]
-    for t in transports:
-        await t.start()
-    publish = transports[1].publish_now
-
-    def no_audit(topic, payload, qos=1, retain=False):
-        return True if b"deck_audit" in payload else publish(topic, payload, qos, retain)
-
-    transports[1].publish_now = no_audit  # type: ignore[method-assign]
+    transports = await withholding_transports(3, 1, b"deck_audit")
     peers = await table_of(3, transports, game=get_game("ten"), bot="random")
     for p in peers:
         p.lockstep.ctx.clock = lambda: time.time() + offset[0]
