@@ -408,6 +408,14 @@ class Game:
         choice names faces; it goes back to the table's form (`hidden.mask`) with these."""
         return None
 
+    def scored_cards(self, state: State, seat: Seat) -> tuple[Any, ...]:
+        """The cards of `seat` that the final scoring reads (a physical table turns them face
+        up to score: a Money! hand, the goods on a Sheriff stand). Over the network, when the
+        table votes to end a dealt game, each seat shows the tokens among them with their
+        proofs; a token nobody showed scores nothing. Default: none (the scoring reads only
+        cards that lie face up)."""
+        return ()
+
     def needs(self, state: State, actions: Mapping[Seat, Action]) -> frozenset[str]:
         """Tokens whose faces the rules read to apply `actions` (the top card a draw turns
         over, say): the table shows them to everyone before the step. `actions` may be the

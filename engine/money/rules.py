@@ -840,6 +840,9 @@ class MoneyGame(Game):
     def needs(self, state: MoneyState, actions: Mapping[Seat, Any]) -> frozenset[str]:
         return needs(state, actions)
 
+    def scored_cards(self, state: MoneyState, seat: Seat) -> tuple[str, ...]:
+        return state.hands[seat]  # a hand is scored face up (§8)
+
     def deal_options(self, n_players: int, seed: bytes, options: Mapping[str, Any]) -> dict[str, Any]:
         return deal_options(n_players, seed, options)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..core import Result
+from ..core.hidden import faces_of
 from .cards import (
     COMMISSION,
     CURRENCIES,
@@ -65,5 +66,8 @@ def hand_total(cards: Iterable[str], edition: str) -> int:
 
 
 def score_hands(hands: Sequence[Iterable[str]], edition: str) -> Result:
-    """The game result: highest total wins, equal totals share the win (no tie-break)."""
-    return Result.from_breakdown([score_hand(hand, edition) for hand in hands], None)
+    """The game result: highest total wins, equal totals share the win (no tie-break).
+
+    A card nobody turned over (a token of a network game the table ended early, whose owner
+    did not show it) scores nothing."""
+    return Result.from_breakdown([score_hand(faces_of(hand), edition) for hand in hands], None)

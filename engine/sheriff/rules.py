@@ -1054,6 +1054,10 @@ class Sheriff(Game):
     def needs(self, state: State, actions: Mapping[int, Any]) -> frozenset[str]:
         return _dealt.needs(state, actions) if _dealt.is_dealt(state) else frozenset()
 
+    def scored_cards(self, state: State, seat: int) -> tuple[str, ...]:
+        # a stand is scored face up, its contraband turned over (§7); the plain game counts goods
+        return tuple(state.stands[seat]) if _dealt.is_dealt(state) else ()
+
     def in_reach(self, state: State, seat: int) -> tuple[str, ...] | None:
         return _dealt.in_reach(state, seat) if _dealt.is_dealt(state) else None
 
