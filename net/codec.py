@@ -125,6 +125,12 @@ def _opened(v: Any) -> bool:
     return isinstance(v, list) and len(v) == 3 and _LABEL(v[0]) and _position(v[1]) and _POINT(v[2])
 
 
+def _proven(v: Any) -> bool:
+    """[deck, position, [every seat's key]]: a card its owner turns over with its proof."""
+    return (isinstance(v, list) and len(v) == 3 and _LABEL(v[0]) and _position(v[1])
+            and _list_of(_POINT, MAX_SEAT + 1)(v[2]))
+
+
 def _box(v: Any) -> bool:
     """[to seat, deck, [positions], sealed box of their keys]."""
     return (isinstance(v, list) and len(v) == 4 and _seat(v[0]) and _LABEL(v[1])
@@ -180,6 +186,8 @@ BODIES: dict[str, dict[str, Callable[[Any], bool]]] = {
     "deck_ask": {"from": _list_of(lambda v: isinstance(v, list) and len(v) == 3 and _seat(v[0])
                                   and _LABEL(v[1]) and _position(v[2]), MAX_CARDS)},
     "deck_give": {"to": _seat, "open": _list_of(_opened, MAX_CARDS)},
+    "deck_score": {"cards": _list_of(_proven, MAX_CARDS)},  # after an end by vote (ending.py)
+    "deck_broken": {"cards": _list_of(_proven, MAX_CARDS)},  # a card of one's own that is no card
     "sync_req": {"from": _int, "proof": _proof},
     "sync": {"for": _bin(32), "msgs": _list_of(_bin(limit=MAX_SIZE), 4096)},
     "chat": {"text": _str(500)},

@@ -213,7 +213,7 @@ class Peer:
             if mark != last:
                 last, since, wait = mark, now, self.stall_after
             elif now - since >= wait:
-                if ls.awaited() - {ls.my_seat} or unseated:
+                if ls.awaited() - {ls.my_seat} or unseated or ls.proofs.awaits_confirmation():
                     log.info("no progress at step %s for %.1fs: asking for sync", ls.step, now - since)
                     self._run(self.resume_outputs())
                 self._bot_if_my_turn()

@@ -119,9 +119,9 @@ class NetTable(Table):
     # ---- the table's vote --------------------------------------------------------------
     def vote_options(self) -> dict | None:
         """What this terminal may vote about now ({"seats", "cause", "names", "voted"}), or None."""
-        if self.lockstep.frozen or self.is_over():
+        if self.lockstep.frozen:
             return None
-        return self.lockstep.vote_options()
+        return self.lockstep.vote_options()  # over: only when the end audit proved a cheat
 
     def vote(self, choice: str) -> None:
         """Vote "end", "abandon" or "wait"; ValueError with a line for the player otherwise."""
@@ -192,6 +192,8 @@ class NetTable(Table):
             self.emit(TableEvent(kind, lines[-1] if lines else "", dict(note.data), lines))
         elif kind in ("presence", "error", "desync", "over"):
             self.emit(TableEvent(kind, note.text, dict(note.data)))
+        elif kind == "your_turn":  # (after a move we waited to see confirmed): redraw
+            self.emit(TableEvent("waiting", self.waiting_text, dict(note.data)))
         elif kind == "chat":
             self.chat_lines.append(note.text)
             self.emit(TableEvent("chat", note.text, dict(note.data)))
@@ -199,7 +201,7 @@ class NetTable(Table):
             self.emit(TableEvent("error", note.text, dict(note.data)))
         elif kind in ("lobby", "started", "seated", "lobby_closed"):
             self.emit(TableEvent("lobby", note.text, {**note.data, "note": kind}))
-        elif kind in ("vote", "proof", "handover", "audit"):
+        elif kind in ("vote", "proof", "handover", "audit", "ending"):
             self.emit(TableEvent("notice", note.text, {**note.data, "note": kind}))
         if kind == "changed" and note.data.get("step") == 0:
             self._use_settings()  # the game began: the host's clock is known now

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .context import Context
+from .outputs import VOTING
 
 if TYPE_CHECKING:
     from .proofs import Proofs
@@ -68,8 +69,8 @@ class Deadlines:
     def limit(self) -> int:
         """Seconds for the wait in progress: to reveal (or open), or to act."""
         steps, r = self.steps, self.steps.round
-        if self.ctx.phase == "seed" or steps.dealing.busy():  # seed shares, deck passes, keys
-            return self.seconds("reveal")  # seed shares go out by themselves: nobody thinks
+        if self.ctx.phase in ("seed", "ending") or steps.dealing.busy():  # seed shares, deck passes, keys
+            return self.seconds("reveal")  # they go out by themselves: nobody thinks
         mode = steps.step_mode()
         revealing = mode == "open" or mode == "commit" and all(s in r.commits for s in steps.active())
         return self.seconds("reveal" if revealing else "act")
@@ -77,7 +78,7 @@ class Deadlines:
     def left(self) -> float | None:
         """Seconds before the seats awaited now are late (None when nobody is awaited)."""
         self.follow()
-        if self.ctx.phase not in ("seed", "play") or not self.ctx.awaited():
+        if self.ctx.phase not in VOTING or not self.ctx.awaited():
             return None
         return self.limit() - (self.ctx.clock() - self.since)
 
@@ -89,7 +90,7 @@ class Deadlines:
         """
         ctx = self.ctx
         self.follow()
-        if ctx.phase not in ("seed", "play"):
+        if ctx.phase not in VOTING and ctx.phase != "over":
             return None
         handed = set(ctx.signers)
         proven = tuple(sorted(s for s in self.proofs.proven if s not in own and s not in handed))

@@ -37,7 +37,7 @@ from engine.core.hidden import is_token, mask, masked, parse_token, reveal, toke
 from engine.core.plain import plain
 
 from ..codec import Envelope
-from ..deck import Cheat, DeckError, DeckSeat, DeckSpec, DeckTable
+from ..deck import Cheat, DeckError, DeckSeat, DeckSpec, DeckTable, UnknownCard
 from ..deck.group import box_secret
 from .context import Context
 from .deck_care import DEAL_KINDS, MAX_ASKS, DeckCare
@@ -105,6 +105,9 @@ class Dealing(DeckCare):
         self.asks: dict[int, set[tuple[int, str, int]]] = {}
         self.asked: list[bytes] = []  # raws of asks and gives seen (each is acted on once)
         self.audit_since: float | None = None  # when the audit began here (its deadline)
+        self.away: tuple[int, ...] = ()  # seats the table ended the game without (vote.py)
+        self.broken: str | None = None  # a card opened to no card: the game waits for the audit
+        self.unknown: dict[int, list[str]] = {}  # a seat of ours -> its cards that open to no card
         self.verdict: str | None = None  # "verified" or who cheated, once the audit is done
         self.accused: tuple[int, ...] = ()
         self.learnt: list[tuple[int, str]] = []  # (step, token): when this peer learnt a face
@@ -137,8 +140,10 @@ class Dealing(DeckCare):
         return sorted(s for s in {self.ctx.my_seat, *self.proxied} if s is not None and self.keys_of(s))
 
     def busy(self) -> bool:
-        """True while the table deals or reveals (or a seat waits for keys in clear): steps wait."""
-        return bool(self.dealing) or self.reveal is not None or any(self.asks.values())
+        """True while the table deals or reveals (or a seat waits for keys in clear, or for the
+        audit of a broken deal): steps wait."""
+        return (bool(self.dealing) or self.reveal is not None or any(self.asks.values())
+                or self.broken is not None)
 
     def showing(self) -> bool:
         """True while cards of the last change are on their way: a deck being dealt during the
@@ -147,15 +152,18 @@ class Dealing(DeckCare):
         return self.busy() and (self.reveal is None or self.reveal.kind == "deck_show")
 
     def awaited(self) -> frozenset[int]:
+        if self.broken is not None or self.ctx.phase == "over" and self.on and self.verdict is None:
+            return frozenset() if self.verdict is not None else self._audits_missing()
         if self.dealing:
             return frozenset(self._passes_due()[1])
         if self.reveal is not None:
             return self.reveal.senders - set(self.reveal.got)
         if any(self.asks.values()):
             return frozenset(s for entries in self.asks.values() for s, _, _ in entries)
-        if self.ctx.phase == "over" and self.on and self.verdict is None:
-            return frozenset(range(len(self.ctx.keys))) - set(self.audits)
         return frozenset()
+
+    def _audits_missing(self) -> frozenset[int]:
+        return frozenset(range(len(self.ctx.keys))) - set(self.audits) - set(self.away)
 
     def known(self, state: Any, seat: int | None) -> Any:
         """`state` as `seat` knows it on this machine (our seat: with the faces shown to us).
@@ -364,6 +372,8 @@ class Dealing(DeckCare):
     # ---- what a change of the state shows ------------------------------------------------
     def after_change(self, state: Any) -> list[Output]:
         """Deal a deck the rules just shuffled, else start the show the new state needs."""
+        if self.broken is not None:  # nothing is dealt or shown any more: the audit decides
+            return []
         new = sorted({parse_token(t)[0] for t in tokens_in(state)} - set(self.tables) - set(self.pools)
                      ) if self.reshuffles else ()
         if new:
@@ -500,7 +510,7 @@ class Dealing(DeckCare):
         asks: list[Output] = []
         for seat in sorted(self.unopened):  # one ask per seat of ours, once the show is done
             asks += self._ask(seat, self.unopened.pop(seat))
-        return asks + self.steps.revealed(r.kind, faces)
+        return asks + self._report_unknown() + self.steps.revealed(r.kind, faces)
 
     def _open_mine(self, r: Reveal) -> dict[int, dict[str, Any]]:
         """Faces shown to the seats whose keys we hold (ours, and any handed to us)."""
@@ -515,16 +525,65 @@ class Dealing(DeckCare):
             label, pos = parse_token(t)
             if label not in keys:  # watching with a seated key: it holds no deck keys
                 continue
-            slot = keys[label].card_at(self.tables[label], pos)
+            try:
+                slot = keys[label].card_at(self.tables[label], pos)
+            except UnknownCard:  # a card only we see is broken: we prove it to all (below)
+                self.unknown.setdefault(seat, []).append(t)
+                continue
             if slot is not None:
                 out[t] = self.tables[label].card(slot)
         return out
 
+    def _report_unknown(self) -> list[Output]:
+        """Cards of ours that open to no card: every key of each, published (a card that is no
+        card tells nothing), so every peer sees the deal is broken, at this step."""
+        out: list[Output] = []
+        for seat, tokens in sorted(self.unknown.items()):
+            cards = []
+            for t in tokens:
+                label, pos = parse_token(t)
+                keys = self.keys_of(seat)[label].keys_for(pos)
+                if keys is not None:
+                    cards.append([label, pos, list(keys)])
+            if cards and not self.ctx.replaying:
+                env = self.ctx.sign("deck_broken", {"cards": cards}, seat=seat)
+                out += [Publish("log", env.raw)] + self.on_message(env)
+        self.unknown.clear()
+        return out
+
+    def _on_broken(self, env: Envelope) -> list[Output]:
+        """A seat proves that a card of its own opens to no card: if every key it publishes
+        passes its commitment and the card is none of the deck's, the deal is broken for all."""
+        if self.broken is not None:
+            return []
+        why = None
+        for label, pos, keys in env.body["cards"]:
+            table = self.tables.get(label)
+            if table is None:
+                continue
+            try:
+                table.check_proof(env.seat, {"deck": label, "pos": pos, "keys": list(keys)})
+            except Cheat as cheat:
+                return self._convict(env, cheat)
+            except UnknownCard as exc:
+                why = f"seat {env.seat}'s card {token(label, pos)}: {exc}"
+                break
+            except DeckError:
+                continue
+        if why is None:
+            return self.ctx.drop(env, f"seat {env.seat}'s cards open to real cards: the deal is not broken")
+        self.ctx.accept(self.ctx.step, env)
+        if env.step < self.ctx.step:  # we went on while its peer stopped: back to that step
+            self.steps.rewind(env.step)
+        return [Keep(env.raw)] + self._broken(why)
+
     def _broken(self, why: str) -> list[Output]:
-        """A card that opens to no card of its deck: the game cannot go on; the audit (every
-        seat's secrets, published now) names the seat whose pass did not use its keys."""
-        out = self.ctx.freeze(f"the deal is broken: {why}")
-        return out + self.begin_audit()
+        """A card that opens to no card of its deck: the game cannot go on. The audit (every
+        seat's secrets, published now) names the seat whose pass did not use its keys, and the
+        table votes on it (a seat that sends no audit is late, as for any wait)."""
+        self.broken = f"the deal is broken: {why}"
+        out: list[Output] = [Note("error", f"{self.broken}; the audit names who cheated, then the table votes")]
+        return out + self.begin_audit() + self.ctx.waiting()
 
     # ---- actions that carry their proofs ----------------------------------------------
     def shown_action(self, state: Any, seat: int, action: Any) -> Shown:
@@ -577,12 +636,16 @@ class Dealing(DeckCare):
                 return [] if self.on else self.steps.buffer.hold(env)
             self.asked.append(env.raw)
             return self._on_ask(env) if env.kind == "deck_ask" else self._on_give(env)
+        if env.kind == "deck_broken":
+            if not self.on or env.step > ctx.step:
+                return self.steps.buffer.hold(env)
+            return self._on_broken(env)
         if env.kind == "deck_handover":
             if not self.on or self.dealing and not self.tables:
                 return self.steps.buffer.hold(env)
             return self._on_handover(env)
         if env.kind == "deck_audit":
-            if ctx.phase not in ("over", "frozen"):
+            if ctx.phase not in ("over", "frozen") and self.broken is None:
                 return self.steps.buffer.hold(env) if ctx.phase in ("seed", "play") else []
             return self._on_audit(env)
         if env.step < ctx.step:

@@ -26,8 +26,12 @@ class DeckCare:
     """Methods of `Dealing` (it inherits them): they read and write its attributes."""
 
     # ---- the audit ---------------------------------------------------------------------
-    def begin_audit(self) -> list[Output]:
+    def begin_audit(self, away: tuple[int, ...] = ()) -> list[Output]:
+        """Publish our secrets of every deck; the verdict comes once every seat's are in (or
+        the deadline passed). `away`: seats the table ended the game without, which may never
+        send theirs."""
         ctx = self.ctx
+        self.away = tuple(sorted(set(self.away) | set(away)))
         if self.audit_since is None:
             self.audit_since = ctx.clock()
         if not self.on or ctx.replaying:
@@ -61,14 +65,19 @@ class DeckCare:
         return self._verdict(final=True)
 
     def _verdict(self, final: bool = False) -> list[Output]:
-        n = len(self.ctx.keys)
-        if self.verdict is not None or len(self.audits) < n and not final:
+        # the seats the table ended the game without are not waited for, and what they may
+        # still send is not used: every peer judges the same secrets, whenever theirs come
+        if self.verdict is not None or self._audits_missing() and not final:
             return []
         accused: dict[int, str] = {}
         orders: dict[str, tuple[Any, ...]] = {}
         for label, table in self.tables.items():  # as dealt: an owned deck after its cards' decks
+            if table.phase != "ready":  # the game ended while this deck was being dealt
+                continue
             bodies = {}
             for seat, env in self.audits.items():
+                if seat in self.away:
+                    continue
                 labels = list(env.body["decks"])
                 if label in labels:
                     bodies[seat] = {"deck": label, **env.body["secrets"][labels.index(label)]}
@@ -84,18 +93,29 @@ class DeckCare:
                 pool = next(p for p, deck in self.pools.items() if deck == label)
                 orders[pool] = tuple(table.spec.pool[i] for i in result.pool_order)
             for accusation in result.accused:
-                if accusation.code == "no_audit":
-                    accused.setdefault(accusation.seat, "published no audit: the deal is not verified")
-                else:
-                    accused.setdefault(accusation.seat, f"cheated (deck {label}: {accusation.reason})")
-        self.accused = tuple(sorted(accused))
+                if accusation.code != "no_audit":
+                    accused[accusation.seat] = f"cheated (deck {label}: {accusation.reason})"
+                elif accusation.seat not in accused:
+                    accused[accusation.seat] = "published no audit: the deal is not verified"
+        left = sorted(s for s in accused if s in self.away and accused[s].startswith("published no audit"))
+        self.accused = tuple(sorted(s for s in accused if s not in left))
         if not accused:
             self.steps.complete_log(orders)
         names = self.ctx.display_names()
-        self.verdict = "verified" if not accused else "; ".join(
-            f"{names[s] if s < len(names) else f'seat {s}'} {why}" for s, why in sorted(accused.items()))
-        return [Note("audit", f"the deal is {self.verdict}" if not accused else self.verdict,
-                     {"verified": not accused, "accused": list(self.accused)})]
+        name = lambda s: names[s] if s < len(names) else f"seat {s}"  # noqa: E731
+        if not accused:
+            self.verdict = "verified"
+        else:  # a seat the table ended the game without is not accused of anything: it left
+            said = [f"{name(s)} {why}" for s, why in sorted(accused.items()) if s not in left]
+            if left:
+                said.append(f"not verified: {', '.join(map(name, left))} left before revealing")
+            self.verdict = "; ".join(said)
+        out: list[Output] = [Note("audit", f"the deal is {self.verdict}" if not accused else self.verdict,
+                                  {"verified": not accused, "accused": list(self.accused)})]
+        for seat, why in sorted(accused.items()):  # a cheat the audit proved: the table may vote
+            if not why.startswith("published no audit") and seat in self.audits:
+                out += self.steps.proofs.convict(seat, "audit", self.audits[seat].raw, self.ctx.step)
+        return out
 
     def _held_by_orders(self, label: str, orders: dict[str, tuple[Any, ...]]) -> list[Any] | None:
         """The faces of the cards the owner of deck `label` held, from the audited orders."""
@@ -156,6 +176,7 @@ class DeckCare:
             for (label, pos), key in keys.items():
                 held[label].received.setdefault(pos, {})[sender] = key
             self.add_faces(to, self._open_for(to, [token(label, pos) for label, pos in keys]))
+            out += self._report_unknown()
         if any(self.asks.values()):
             return out + ctx.waiting()
         return out + self.steps.after_step()
@@ -189,6 +210,7 @@ class DeckCare:
             return out + ctx.drop(env, f"the deck keys seat {seat} handed over do not open: {exc}", loud=True)
         self.proxied[seat] = held
         self.add_faces(seat, self._open_for(seat, sorted(self.granted.get(seat, ()))))
+        out += self._report_unknown()
         names = ctx.display_names()
         out.append(Note("handover", f"this table holds {names[seat]}'s cards now", {"seat": seat, "to": to}))
         return out + self._my_pass() + self._send_mine() + (

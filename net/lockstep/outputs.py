@@ -13,8 +13,10 @@ SETUP_KINDS = frozenset({"seat", "kick", "start", "seed_commit", "seed_reveal"})
 STEP_KINDS = frozenset({"act", "commit", "reveal", "seal", "open"})
 TABLE_KINDS = frozenset({"vote", "proof", "handover"})  # the table deciding about a stall
 DECK_KINDS = frozenset({"deck_own", "deck_mask", "deck_shuffle", "deck_lock", "deck_show", "deck_open",
-                        "deck_audit", "deck_handover", "deck_ask", "deck_give"})
+                        "deck_audit", "deck_handover", "deck_ask", "deck_give", "deck_score",
+                        "deck_broken"})
 SYNCABLE = SETUP_KINDS | STEP_KINDS | TABLE_KINDS | DECK_KINDS
+VOTING = ("seed", "play", "ending")  # phases whose waits have deadlines and may be voted on
 MAX_AHEAD = 1000
 MAX_BUFFERED = 20_000
 SYNC_CHUNK = MAX_SIZE - 2048

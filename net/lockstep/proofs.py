@@ -31,9 +31,11 @@ if TYPE_CHECKING:
     from .steps import Steps
 
 WHAT = {"equivocation": "signed two different messages for one step",
-        "reveal": "revealed a choice that does not match its commitment",
+        "reveal": "revealed a choice that does not match its commitment, or an illegal one",
+        "action": "played an action the rules refuse",
         "hash": "sent a state hash that differs from the table's",
-        "deck": "broke the deck protocol"}
+        "deck": "broke the deck protocol",
+        "audit": "cheated the deal (the end audit replays every shuffle)"}
 LATER = "later"  # a proof about a step this peer has not reached yet: checked when it does
 MAX_PENDING = 64
 MAX_HELD = 256
@@ -55,12 +57,20 @@ class Proofs:
         self.ctx = ctx
         self.steps = steps
         self.proven: dict[int, tuple[str, bytes]] = {}  # seat -> (what, proof digest)
+        # every verified proof's digest per seat: a vote may name any of them (two peers may
+        # each have reported the same fault first, with its evidence in their own order)
+        self.digests: dict[int, set[bytes]] = {}
+        # (seat, step) of a move the seat signed twice: no version of it counts any more. A
+        # peer that applied one version goes back to that step, so the table votes (and ends)
+        # at the same step everywhere, whichever version each peer saw first
+        self.contested: set[tuple[int, int]] = set()
         self.reported: set[tuple[int, str, int]] = set()
         self.pending: list[Envelope] = []  # proofs about a step not reached yet
         # step messages only their author delivered (inside its own sync answer): raw by key
         self.unconfirmed: dict[tuple[str, int, int], bytes] = {}
         self.suspect: set[tuple[str, int, int]] = set()  # unconfirmed, and the table disagrees
         self.ask_again: Callable[[], list[Output]] = list  # a sync_req (the router sets it)
+        self.offline: set[int] = set()  # seats offline now (social.py's set, the router shares it)
         self.mismatch: dict[int, dict[int, tuple[bytes, bytes]]] = {}  # step -> seat -> (h, c)
         ctx.on_equivocation = self.equivocation
         ctx.on_mismatch = self.on_mismatch
@@ -81,7 +91,8 @@ class Proofs:
         return [Publish("log", env.raw)] + self.on_proof(env)
 
     def equivocation(self, env: Envelope, old: bytes) -> list[Output]:
-        return self.report(env.seat, "equivocation", env.step, [old, env.raw])
+        # in byte order, whichever came first here: every reporter names the same proof
+        return self.report(env.seat, "equivocation", env.step, sorted([old, env.raw]))
 
     def bad_opening(self, seat: int, commitment: Envelope | bytes | None, opening: Envelope) -> list[Output]:
         """A reveal (or open) was refused: prove it if it fails its commitment."""
@@ -131,13 +142,26 @@ class Proofs:
         return [Keep(env.raw)] + self._record(body["seat"], body["what"], body)
 
     def _record(self, seat: int, what: str, body: dict) -> list[Output]:
+        proof = digest(body)
+        known = self.digests.setdefault(seat, set())
+        if len(known) < MAX_PENDING:
+            known.add(proof)
+        if what == "equivocation":
+            self._contest(seat, body["step"])
         if seat in self.proven:
             return []
-        self.proven[seat] = (what, digest(body))
+        self.proven[seat] = (what, proof)
         names = self.ctx.display_names()
         name = names[seat] if seat < len(names) else f"seat {seat}"
         text = f"{name} {WHAT[what]} (proven): the table may vote to end the game"
         return [Note("proof", text, {"seat": seat, "what": what, "step": body["step"]})]
+
+    def _contest(self, seat: int, step: int) -> None:
+        if (seat, step) in self.contested:
+            return
+        self.contested.add((seat, step))
+        if step < self.ctx.step and self.ctx.phase == "play":
+            self.steps.rewind(step)
 
     def convict(self, seat: int, what: str, proof: bytes, step: int) -> list[Output]:
         """A fault every peer sees in the same signed message (a deck pass or key that fails
@@ -186,13 +210,37 @@ class Proofs:
             return "the opening is not for that commitment's step"
         try:
             action = from_plain(opening.body["action"])
-        except DecodeError:
+            expected = crypto.action_commit(self.ctx.gid, commit.step, seat, action, opening.body["salt"])
+        except (DecodeError, TypeError, ValueError):
             return None  # an opening that holds no action at all fails its commitment
-        expected = crypto.action_commit(self.ctx.gid, commit.step, seat, action, opening.body["salt"])
-        return "the opening matches its commitment" if expected == commit.body["commit"] else None
+        if expected != commit.body["commit"]:
+            return None
+        if commit.kind != "commit":
+            return "the opening matches its commitment"
+        return self._refused(seat, commit.step, opening.body["action"])  # committed, but illegal?
+
+    def _check_action(self, seat: int, envs: list[Envelope]) -> str | None:
+        if len(envs) != 1 or envs[0].kind != "act":
+            return "one act is needed"
+        return self._refused(seat, envs[0].step, envs[0].body["action"])
+
+    def _refused(self, seat: int, step: int, sent: object) -> str | None:
+        """None when the rules refuse `sent` at `step` as this peer holds it: judged where the
+        table stands (a step not reached yet waits; a step the table has left is settled)."""
+        ctx = self.ctx
+        if step > ctx.step or step == ctx.step and (ctx.phase != "play" or self.steps.dealing.busy()):
+            return LATER if ctx.phase in ("seed", "play") else "the game is not at that step"
+        if step < ctx.step:
+            return "the table went on past that step"
+        if self.steps.refusal(seat, sent) is None:
+            return "the action is legal"
+        return None
 
     def _check_deck(self, seat: int, envs: list[Envelope]) -> str | None:
         return "a deck fault is judged by every peer from the message itself, never reported"
+
+    def _check_audit(self, seat: int, envs: list[Envelope]) -> str | None:
+        return "the audit is replayed by every peer from the seats' secrets, never reported"
 
     def _check_hash(self, seat: int, envs: list[Envelope]) -> str | None:
         if len(envs) != 1 or envs[0].kind not in STEP_KINDS:
@@ -206,6 +254,21 @@ class Proofs:
         return None
 
     # ---- sync guard --------------------------------------------------------------------
+    def first_unconfirmed(self) -> int | None:
+        return min((step for _, _, step in self.unconfirmed), default=None) if self.awaits_confirmation() else None
+
+    def awaits_confirmation(self) -> bool:
+        """True while the state rests on a move only its author delivered and another present
+        seat could confirm it: this peer does not act on it yet (a move on a lie would carry a
+        hash the table does not share, and get an honest seat blamed). It asks on `sync`; the
+        next answer comes from another seat (answers go round the seats)."""
+        if not self.unconfirmed:
+            return False
+        ctx = self.ctx
+        authors = {seat for _, seat, _ in self.unconfirmed}
+        others = set(range(len(ctx.keys))) - authors - self.offline - {ctx.my_seat}
+        return bool(others)
+
     def guard(self, env: Envelope) -> tuple[list[Output], bool]:
         """(outputs, go on?) for a step message, checked against what the others hold.
 
@@ -220,6 +283,8 @@ class Proofs:
         key = env.key
         prev = self.unconfirmed.get(key)
         alone = ctx.via is not None and ctx.via == env.sender and len(ctx.keys) >= 3 and not ctx.replaying
+        if alone and prev is None and ctx.history.get(key) == env.raw:
+            return [], True  # a copy of what we hold from elsewhere already: nothing to confirm
         if alone:
             if prev is not None and prev != env.raw:
                 return self.equivocation(env, prev), False  # the author's second version: not used
@@ -233,8 +298,8 @@ class Proofs:
             return [], True
         del self.unconfirmed[key]
         self.suspect.discard(key)
-        if prev == env.raw:
-            return [], True  # confirmed by another peer or the live log
+        if prev == env.raw:  # confirmed by another peer or the live log: we may act again
+            return ([Note("your_turn", "", {"step": ctx.step})] if self.steps.my_turn() else []), True
         out = self.equivocation(env, prev)
         if env.step < ctx.step:  # we built on the author's other version: go back and use this one
             self.steps.rewind(env.step)

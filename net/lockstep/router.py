@@ -83,6 +83,8 @@ class Lockstep:
         # a table that must not wait forever: proofs of faults, deadlines, the vote
         self.proofs = self.steps.proofs = Proofs(ctx, self.steps)
         self.proofs.ask_again = self.catchup.request
+        self.proofs.offline = self.social.offline
+        self.catchup.confirm_from = self.proofs.first_unconfirmed
         self.deadlines = Deadlines(ctx, self.steps, self.proofs, self.social.offline)
         self.votes = Votes(ctx, self.steps, self.proofs, self.buffer)
         self.votes.offline = self.social.offline
@@ -156,6 +158,8 @@ class Lockstep:
         """Seats whose message the table is waiting for now (shown on screen)."""
         if self.ctx.phase == "seed":
             return self.seeding.awaited() | self.steps.dealing.awaited()
+        if self.ctx.phase == "ending":
+            return self.votes.ending.awaited()
         if self.ctx.phase != "play":
             return frozenset()
         return self.steps.awaited()
@@ -215,15 +219,19 @@ class Lockstep:
             out += self.seeding.own_current()
         if self.ctx.phase == "play":
             out += self.steps.own_current()
+        if self.ctx.phase == "ending":
+            out += self.votes.ending.own_current()
         return out + self.steps.dealing.own_current()
 
     # ---- the table's vote (vote.py, deadlines.py, proofs.py) ---------------------------
     def vote_options(self) -> dict[str, Any] | None:
         """What this peer may vote about now, or None: {"seats", "cause", "names", "voted"}."""
         seat = self.ctx.my_seat
-        if seat is None or seat in self.ctx.signers or self.ctx.phase not in ("seed", "play"):
+        if seat is None or seat in self.ctx.signers or not self.votes.may_vote():
             return None
-        reason = self.deadlines.reason(frozenset(self.steps.own_seats()))
+        outcome = self.votes.outcome  # while the seats show their cards: about one that does not
+        away = frozenset(outcome.seats) if outcome is not None else frozenset()
+        reason = self.deadlines.reason(frozenset(self.steps.own_seats()) | away)
         if reason is None or seat not in self.votes.electorate(reason[0]):
             return None
         seats, cause = reason
@@ -307,9 +315,10 @@ class Lockstep:
     # ---- receiving ---------------------------------------------------------------------
     def receive(self, env: Envelope) -> list[Output]:
         """Act on one decoded, signature-checked envelope."""
-        step, proven = self.ctx.step, len(self.proofs.proven)
+        before = (self.ctx.step, len(self.proofs.proven), self.steps.dealing.busy())
         out = self._route(env)
-        if self.ctx.phase == "play" and (self.ctx.step != step or len(self.proofs.proven) != proven):
+        now = (self.ctx.step, len(self.proofs.proven), self.steps.dealing.busy())
+        if self.ctx.phase in ("play", "over") and now != before:
             out += self.proofs.recheck() + self.votes.recheck()  # what waited for this
         self.deadlines.follow()  # a new wait starts its deadline now, not when first asked
         return out
@@ -330,8 +339,10 @@ class Lockstep:
             if ctx.phase == "lobby":
                 return self.buffer.hold(env)
             if ctx.phase != "seed":
-                return ctx.stale(env) if ctx.phase in ("play", "over") else []
+                return ctx.stale(env) if ctx.phase in ("play", "ending", "over") else []
             return self.seeding.on_message(env)
+        if env.kind == "deck_score":
+            return self.votes.ending.on_score(env)
         if env.kind in DECK_KINDS:
             return self.steps.dealing.on_message(env)
         if env.kind in TABLE_KINDS:
@@ -339,7 +350,7 @@ class Lockstep:
                        "handover": self.votes.on_handover}[env.kind]
             return handler(env)
         if env.kind in STEP_KINDS:
-            if ctx.phase == "over":
+            if ctx.phase in ("over", "ending"):
                 return ctx.stale(env)
             out, go_on = self.proofs.guard(env)  # from sync, by its author alone: held
             return out + self.steps.on_message(env) if go_on else out

@@ -90,16 +90,13 @@ class CommitReveal:
         who = f"seat {seat} ({ctx.names[seat]})"
         try:
             action = from_plain(env.body["action"])
-        except DecodeError as exc:
-            return f"{who}: reveal holds no valid action ({exc})"
-        try:
             expected = crypto.action_commit(ctx.gid, ctx.step, seat, action, env.body["salt"])
-        except TypeError as exc:
+        except (DecodeError, TypeError, ValueError) as exc:
             return f"{who}: reveal holds no valid action ({exc})"
         if expected != self.steps.round.commits[seat].body["commit"]:
             return f"{who}: reveal does not match its commit at step {ctx.step}"
         try:
-            action = self.steps.checked_action(seat, action)
+            action = self.steps.checked_action(seat, env.body["action"])
         except GameError as exc:
             return f"{who}: illegal action revealed at step {ctx.step}: {exc}"
         return (action,)

@@ -9,6 +9,7 @@ This module holds what every mode shares: checks on arrival, applying a step, th
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +35,8 @@ from .dealing import Dealing
 from .outputs import Keep, Note, Output, Publish, SealedChoice, Secret, unpack
 from .sealed import Sealing
 from .simultaneous import CommitReveal
+
+log = logging.getLogger("gamenight.net")
 
 KINDS_OF_MODE = {
     "act": ("act",), "commit": ("commit", "reveal"), "seal": ("seal",), "open": ("open",),
@@ -182,6 +185,8 @@ class Steps:
             return False  # a seat handed to us plays once its deck keys (its hand) are here
         if self.step_mode() == "open" or self.dealing.busy() or self.held is not None:
             return False  # nobody chooses here: the peer opens its sealed action by itself
+        if self.proofs is not None and self.proofs.awaits_confirmation():
+            return False  # the state rests on a move only its author vouched for: not yet
         return seat not in self.round.acts and seat not in self.round.commits
 
     def known(self, seat: int | None, state: Any = None) -> Any:
@@ -263,6 +268,9 @@ class Steps:
             # a dealt table shows or opens cards first: a move made after that (its hash is
             # the state with those faces in) waits here until this peer has them too
             return self.buffer.hold(env)
+        if (env.seat, env.step) in self.proofs.contested:
+            return ctx.drop(env, f"seat {env.seat} signed two versions of its move at step {env.step}: "
+                                 "neither counts, the table votes")
         if env.state_hash != ctx.hash or env.prev_hash != ctx.chain:
             return ctx.desync(env)
         problem = self._mode_problem(env)
@@ -297,26 +305,49 @@ class Steps:
 
     def _on_act(self, env: Envelope, mine: bool) -> list[Output]:
         try:
-            action = self.checked_action(env.seat, from_plain(env.body["action"]))
-        except GameError as exc:
-            return self.ctx.drop(env, f"illegal action from seat {env.seat}: {exc}", loud=True)
+            action = self.checked_action(env.seat, env.body["action"])
+        except GameError as exc:  # signed by the seat for this step: a proof for the vote
+            out = self.ctx.drop(env, f"illegal action from seat {env.seat}: {exc}", loud=True)
+            return out + self.proofs.report(env.seat, "action", env.step, [env.raw])
         self.round.acts[env.seat] = env
         self.keep(env, mine)
         return [Keep(env.raw)] + self.apply({env.seat: action}, "act")
 
-    def checked_action(self, seat: int, action: Any) -> Any:
-        """The action a seat sent, validated (a dealt table: its proofs checked and its proven
-        faces written in, kept with the step); raises GameError."""
-        if not self.dealing.on:
-            self.ctx.game.validate(self.state, seat, action)
-            return action
-        opened = self.dealing.open_action(self.state, seat, action)
-        if isinstance(opened, str):
-            raise IllegalAction(opened)
-        action, faces = opened
-        self.ctx.game.validate(reveal(self.state, faces) if faces else self.state, seat, action)
+    def checked_action(self, seat: int, sent: Any) -> Any:
+        """The action a seat sent (plain, as on the wire), decoded and validated (a dealt
+        table: its proofs checked and its proven faces written in, kept with the step);
+        raises GameError for anything the rules refuse or cannot read."""
+        action, faces = self._checked(seat, sent)
         self.round.faces.update(faces)
         return action
+
+    def refusal(self, seat: int, sent: Any) -> str | None:
+        """Why the rules refuse `sent` from `seat` at the step in progress (None: legal).
+        Changes nothing: a proof about an illegal action is checked with it."""
+        try:
+            self._checked(seat, sent)
+        except GameError as exc:
+            return str(exc)
+        return None
+
+    def _checked(self, seat: int, sent: Any) -> tuple[Any, dict[str, Any]]:
+        game = self.ctx.game
+        try:
+            action = from_plain(sent)
+            if not self.dealing.on:
+                game.validate(self.state, seat, action)
+                return action, {}
+            opened = self.dealing.open_action(self.state, seat, action)
+            if isinstance(opened, str):
+                raise IllegalAction(opened)
+            action, faces = opened
+            game.validate(reveal(self.state, faces) if faces else self.state, seat, action)
+            return action, faces
+        except GameError:
+            raise
+        except Exception as exc:  # a check that could not read the action: it is not one
+            log.warning("seat %s sent an action the rules cannot read: %r", seat, exc)
+            raise IllegalAction(f"the rules cannot read it ({type(exc).__name__}: {exc})") from exc
 
     def keep(self, env: Envelope, mine: bool) -> None:
         """Record an accepted message of this step (and remember ours for a reconnect)."""
@@ -341,8 +372,8 @@ class Steps:
     def revealed(self, kind: str, faces: dict[str, Any]) -> list[Output]:
         """A show or an open is complete: write its faces in and go on."""
         ctx = self.ctx
-        self.state = reveal(self.state, faces)
         if kind == "deck_open" and self.held is not None:  # the step's own hash follows at once
+            self.state = reveal(self.state, faces)
             (actions, mode), self.held = self.held, None
             # what came for this step while its cards were opened (our own move coming back,
             # a redelivery): the round holds those already; an equivocation is judged now
@@ -350,10 +381,20 @@ class Steps:
             for env in self.buffer.release(ctx.step):
                 out += self.route(env)
             return out + self._apply({s: reveal(a, faces) for s, a in actions.items()}, mode)
+        self.turned_over(faces)
+        return self.after_step()
+
+    def turned_over(self, faces: dict[str, Any]) -> Any:
+        """The state with `faces` written in, as the public state of the step in progress (a
+        show after a change; the scoring cards the seats showed once the table ended a dealt
+        game)."""
+        ctx = self.ctx
+        self.state = reveal(self.state, faces)
         ctx.hash = bytes.fromhex(state_hash(self.state))
         self.heads[-1] = (ctx.hash, ctx.chain)
-        self.states[-1] = self.state
-        return self.after_step()
+        if self.states:
+            self.states[-1] = self.state
+        return self.state
 
     def _apply(self, actions: dict[int, Any], kind: str) -> list[Output]:
         ctx = self.ctx

@@ -39,11 +39,17 @@ class Sync:
         self.pending = pending  # messages of the setup or step in progress, not yet in the log
         self.receive = receive  # an inner message goes through every check of a live one
         self.archive = False  # an archive of a finished game answers alone: its players are gone
+        # the first step of a move only its author delivered (proofs.py): asked from there, so
+        # another seat's answer confirms it (None: nothing waits for confirmation)
+        self.confirm_from: Callable[[], int | None] = lambda: None
 
     def request(self) -> list[Output]:
         """Ask the others for everything from our current step (or from scratch)."""
         ctx = self.ctx
-        start = ctx.step if ctx.phase in ("play", "over") else 0
+        start = ctx.step if ctx.phase in ("play", "ending", "over") else 0
+        doubtful = self.confirm_from()
+        if doubtful is not None:
+            start = min(start, doubtful)
         if ctx.me is None:
             return []
         proof = admission_proof(ctx.secret, ctx.gid, ctx.me.public) if ctx.secret else b""

@@ -15,7 +15,7 @@ now; every peer then accepts that peer's signatures for the seat (and only those
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from engine.bots import bot_kinds
 from engine.core import Result
@@ -24,7 +24,8 @@ from engine.core.early import ended_early
 from ..codec import Envelope
 from .buffer import Buffer
 from .context import Context
-from .outputs import Keep, Note, Output, Publish
+from .ending import Ending
+from .outputs import VOTING, Keep, Note, Output, Publish
 from .proofs import Proofs
 
 if TYPE_CHECKING:
@@ -62,10 +63,27 @@ class Votes:
         self.handed: dict[int, tuple[int, str]] = {}  # seat -> (seat whose peer plays it, bot)
         self.on_wait: list = []  # called when the table votes to keep waiting
         self.offline: set[int] = set()  # seats offline now (social.py's set, shared)
+        # a dealt game the table ended: the present seats show their scoring cards first
+        self.ending = Ending(ctx, steps, self._over)
+        self.final: Result | None = None  # the table's result, once every card is in
 
     # ---- facts -------------------------------------------------------------------------
     def electorate(self, seats: tuple[int, ...]) -> list[int]:
-        return [s for s in range(len(self.ctx.keys)) if s not in seats and s not in self.handed]
+        away = self.outcome.seats if self.outcome is not None else ()
+        return [s for s in range(len(self.ctx.keys)) if s not in seats and s not in self.handed
+                and s not in away]
+
+    def may_vote(self) -> bool:
+        """True while the table may vote: a game being agreed, played or scored, and a game
+        over whose end audit proved a seat cheated (its result is the table's to decide)."""
+        ctx = self.ctx
+        if ctx.phase in VOTING:
+            return True
+        return ctx.phase == "over" and self.outcome is None and bool(self.audit_convicted())
+
+    def audit_convicted(self) -> tuple[int, ...]:
+        """Seats the end audit proved to cheat (every peer replays the same signed secrets)."""
+        return tuple(s for s, (what, _) in sorted(self.proofs.proven.items()) if what == "audit")
 
     def _names(self, seats: tuple[int, ...]) -> str:
         names = self.ctx.display_names()
@@ -82,14 +100,27 @@ class Votes:
         game, state = self.ctx.game, self.steps.state
         if self.outcome is None:
             return game.result(state)
+        if self.final is not None:
+            return self.final
         if state is None:  # abandoned before the deal: nothing to score
             state_result = Result.from_breakdown([[] for _ in self.ctx.keys])
             return ended_early(state_result, (), f"abandoned before the deal ({self.outcome.text.split(': ', 1)[-1]})")
-        last = self.outcome.seats if self.outcome.cause in ("late", "proof") else ()
-        why = self.outcome.text.split(": ", 1)[-1]
-        if self.outcome.choice == "abandon":
+        return self._scored(state)  # still showing: the cards shown so far
+
+    def _scored(self, state: Any) -> Result:
+        """The table's result of `state`: its scoring now (a card still face down scores
+        nothing), the seats voted about for stalling or cheating and those that did not show
+        their scoring cards ranked after the others."""
+        outcome, ending = self.outcome, self.ending
+        assert outcome is not None
+        last = set(outcome.seats) if outcome.cause in ("late", "proof") else set()
+        why = outcome.text.split(": ", 1)[-1]
+        summary = ending.summary()
+        if summary:
+            why = f"{why}; {summary}"
+        if outcome.choice == "abandon":
             why = f"abandoned, not scored ({why})"
-        return ended_early(game.result_now(state), last, why)
+        return ended_early(self.ctx.game.result_now(state), last | ending.unshown, why)
 
     # ---- our choices -------------------------------------------------------------------
     def cast(self, choice: str, seats: tuple[int, ...], cause: str) -> list[Output]:
@@ -97,7 +128,7 @@ class Votes:
         ctx = self.ctx
         if choice not in CHOICES or cause not in CAUSES:
             raise ValueError(f"no vote {choice!r} for {cause!r}")
-        if ctx.phase not in ("seed", "play") or ctx.my_seat not in self.electorate(seats):
+        if not self.may_vote() or ctx.my_seat not in self.electorate(seats):
             raise ValueError("this seat has no vote here")
         if ctx.phase == "seed" and choice == "end":
             choice = "abandon"  # nothing is dealt yet: there is nothing to score
@@ -137,7 +168,8 @@ class Votes:
     def on_vote(self, env: Envelope) -> list[Output]:
         """A `vote` from the seat bound to its key."""
         ctx, body = self.ctx, env.body
-        if ctx.phase not in ("seed", "play"):
+        about_audit = ctx.phase == "over" and self.outcome is None and body["cause"] == "proof"
+        if not self.may_vote() and not about_audit:  # (the audit's proof may not be in here yet)
             return self.buffer.hold(env) if ctx.phase == "lobby" else []
         if env.step > ctx.step:
             return self.buffer.hold(env)
@@ -176,8 +208,9 @@ class Votes:
         if body["round"] < self.rounds.get(env.step, 0):
             return f"vote for round {body['round']}, which the table already decided"
         if body["cause"] == "proof":
-            proven = self.proofs.proven
-            if any(s not in proven for s in seats) or body["proof"] not in {d for _, d in proven.values()}:
+            digests = self.proofs.digests
+            if any(s not in self.proofs.proven for s in seats) or not any(
+                    body["proof"] in digests.get(s, ()) for s in seats):
                 return "pending"
         return None
 
@@ -203,21 +236,45 @@ class Votes:
             for hook in self.on_wait:
                 hook()
             return [Note("vote", f"the table keeps waiting for {self._names(seats)}", {"choice": "wait"})]
+        if self.ctx.phase == "ending":  # a seat that will not show its scoring cards
+            if choice == "abandon":
+                assert self.outcome is not None
+                self.outcome = Outcome("abandon", self.outcome.step, self.outcome.seats, self.outcome.cause,
+                                       self.outcome.text.replace("ended the game early", "abandoned the game (not scored)"))
+                self.ending.on = False
+                return self._over(self.ending.faces)
+            return self.ending.give_up(seats)
         return self._end(step, seats, cause, choice)
 
     def _end(self, step: int, seats: tuple[int, ...], cause: str, choice: str) -> list[Output]:
-        ctx = self.ctx
         self.steps.rewind(step)
         why = f"{self._names(seats)} {WHY[cause]}"
         text = (f"the table ended the game early: {why}" if choice == "end"
                 else f"the table abandoned the game (not scored): {why}")
         self.outcome = Outcome(choice, step, seats, cause, text)
+        if choice == "end" and self.steps.dealing.on and self.steps.state is not None:
+            return self.ending.begin(seats)  # the scoring cards face up first, then `_over`
+        return self._over({})
+
+    def _over(self, faces: dict[str, Any]) -> list[Output]:
+        """Every card that will be shown is in: the table's result stands, the audit begins."""
+        ctx, outcome = self.ctx, self.outcome
+        assert outcome is not None
+        state = self.steps.state
+        if state is not None:
+            if faces:  # the cards shown lie face up now: the public state every peer hashes
+                state = self.steps.turned_over(faces)
+            self.final = self._scored(state)
         ctx.phase = "over"
         result = self.result()
-        out: list[Output] = [Note("over", text, {"scores": list(result.scores), "outcome": choice,
-                                                 "why": why, "seats": list(seats), "step": step})]
+        why = outcome.text.split(": ", 1)[-1]
+        text = outcome.text + (f" ({self.ending.summary()})" if self.ending.summary() else "")
+        out: list[Output] = [Note("over", text, {"scores": list(result.scores), "outcome": outcome.choice,
+                                                 "why": why, "seats": list(outcome.seats), "step": outcome.step})]
         if ctx.is_host:
             out.append(Publish("lobby", b"", retain=True))
+        if state is not None:  # the deal's audit, as after any end (nothing dealt: nothing to audit)
+            out += self.steps.dealing.begin_audit(away=outcome.seats)
         return out
 
     def on_handover(self, env: Envelope) -> list[Output]:

@@ -190,10 +190,14 @@ async def _two_acts(transports, peers) -> None:
     await transports[0].publish(peers[0].topics.log, take)
     await transports[0].publish(peers[0].topics.log, skip)
     await until(lambda: all(p.lockstep.proofs.proven.get(0) for p in peers[1:]), 10)
-    assert {p.lockstep.step for p in peers} == {2}
+    # neither version counts: every peer stands at the contested step, waiting for the vote
+    await until(lambda: {p.lockstep.step for p in peers[1:]} == {1}, 10)
     for p in peers[1:]:
         assert p.lockstep.proofs.proven.get(0, ("",))[0] == "equivocation"
         assert not p.lockstep.frozen
+        assert p.lockstep.awaited() == {0}
+        assert p.lockstep.vote_options()["cause"] == "proof"
+    assert peers[1].lockstep.hash == peers[2].lockstep.hash
 
 
 async def test_equivocation_inside_a_sync_does_not_make_an_honest_peer_blame_an_honest_seat() -> None:
@@ -239,9 +243,13 @@ async def test_equivocation_inside_a_sync_does_not_make_an_honest_peer_blame_an_
         if answered:
             break
     assert answered
-    assert (ls2.step, ls2.hash, ls2.chain) == (ls1.step, ls1.hash, ls1.chain)
     assert ls2.proofs.proven.get(0, ("",))[0] == "equivocation"
-    assert not ls2.frozen and 1 not in ls2.proofs.proven and not errors and 1 in ls2.commits
+    assert not ls2.frozen and 1 not in ls2.proofs.proven and not errors
+    # seat 0's move at step 1 is contested: peer 2's proof brings the table back to that step
+    proof = next(raw for _, raw in ls2.accepted if decode_envelope(raw).kind == "proof")
+    peers[1]._run(ls1.receive(decode_envelope(proof)))  # (peer 2 is still cut off)
+    assert (ls2.step, ls2.hash, ls2.chain) == (ls1.step, ls1.hash, ls1.chain) == (1, ls1.hash, ls1.chain)
+    assert 1 not in ls1.proofs.proven
 
 
 @pytest.mark.parametrize("kind", BROKERS)

@@ -15,12 +15,14 @@ from textual.widgets import DataTable, Footer, Static
 from engine.core import Result
 
 from ..results import category_label, table_rows, winners_line
+from .vote import ask_vote, vote_offered
 
 
 class EndScreen(Screen[None]):
     BINDINGS = [
         Binding("m,escape", "menu", "Menu", show=True),
         Binding("b", "board", "Board", show=True),
+        Binding("ctrl+e", "vote", "Vote", show=True),  # the audit proved a seat cheated
         Binding("q", "app.quit", "Quit", show=True),
     ]
 
@@ -55,21 +57,39 @@ class EndScreen(Screen[None]):
         return str(getattr(self.table, "deal_line", "") or "")
 
     def _refresh_deal(self) -> None:
-        """The audit's verdict, once it is in (it follows the last step by a moment)."""
+        """The audit's verdict, once it is in (it follows the last step by a moment), and what
+        the table's vote made of the result if the audit proved a seat cheated."""
         line = self._deal_line()
         for deal in self.query("#end-deal").results(Static):
             deal.update(line)
             deal.display = bool(line)
-        if "replaying" not in line and self._deal_timer is not None:
+        result = self._table_result()
+        if result is not None and result != self.result:
+            self.result = result
+            self.query_one("#end-winners", Static).update(self.winners_text())
+            self._fill_table()
+        self.refresh_bindings()
+        if "replaying" not in line and not vote_offered(self.table) and self._deal_timer is not None:
             self._deal_timer.stop()
             self._deal_timer = None
 
+    def _table_result(self) -> Result | None:
+        try:
+            return self.table.result() if self.table is not None else None
+        except Exception:  # a replay's table, or one already closed: the result shown stands
+            return None
+
     def on_mount(self) -> None:
         self._deal_timer = None
+        self._fill_table()
         self._refresh_deal()
-        if "replaying" in self._deal_line():
+        if "replaying" in self._deal_line() or vote_offered(self.table):
             self._deal_timer = self.set_interval(0.5, self._refresh_deal)
+        self.query_one("#end-table", DataTable).focus()
+
+    def _fill_table(self) -> None:
         table = self.query_one("#end-table", DataTable)
+        table.clear(columns=True)
         header, *rows = table_rows(self.names, self.result)
         table.add_column("", key="category")
         for seat, name in enumerate(header[1:]):
@@ -77,7 +97,18 @@ class EndScreen(Screen[None]):
         for row in rows:
             cells = [Text(category_label(row[0]), style="bold")] + [Text(cell, justify="right") for cell in row[1:]]
             table.add_row(*cells, key=row[0])
-        table.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "vote":
+            return vote_offered(self.table)
+        return True
+
+    def action_vote(self) -> None:
+        ask_vote(self)
+
+    def show_message(self, text: str, error: bool = False) -> None:
+        """One line for the player (the vote's answer)."""
+        self.notify(text, severity="error" if error else "information")
 
     def action_board(self) -> None:
         """Look at the final table again (the game screen is below this one)."""
