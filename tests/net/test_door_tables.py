@@ -9,11 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
-import sys
 import time
-from dataclasses import replace
 
 import pytest
 
@@ -33,21 +29,14 @@ from net.lockstep.admission import host_pin
 from net.session import host_game, join_game, new_gid
 
 from .brokers import running_broker
+from .helpers import ended_pid, listed_entry
 
 BROKER = "mqtt://127.0.0.1:18830"
 
 
-def entry(gid: str = "money-0000aaaa", *, seats: tuple[str, ...] = ("Ann", "", "", ""), started: bool = False,
-          broker: str = BROKER, **changes) -> TableEntry:
-    invite = make_invite(broker, gid, host_pin(Identity.generate(), gid))
-    base = TableEntry(gid, "money", seats, seats[0], started, invite, os.getpid(), time.time())
-    return replace(base, **changes)
-
-
-def dead_pid() -> int:
-    child = subprocess.Popen([sys.executable, "-c", "pass"])
-    child.wait()
-    return child.pid
+def entry(gid: str = "money-0000aaaa", *, seats: tuple[str, ...] = ("Ann", "", "", ""), broker: str = BROKER,
+          **changes) -> TableEntry:
+    return listed_entry(gid, seats, broker=broker, **changes)
 
 
 def test_an_entry_written_is_listed_as_it_was_and_readable_by_the_door_only(tmp_path):
@@ -77,7 +66,7 @@ def test_an_entry_whose_host_is_gone_is_skipped_and_removed(tmp_path, why):
     now = time.time()
     gone = {"silent too long": {"heartbeat": now - STALE_AFTER - 1},
             "a heartbeat from the future": {"heartbeat": now + STALE_AFTER + 60},
-            "its process is gone": {"pid": dead_pid()}}[why]
+            "its process is gone": {"pid": ended_pid()}}[why]
     live = entry("money-0000000b")
     write_entry(folder, entry("money-0000000a", **gone))
     write_entry(folder, live)
