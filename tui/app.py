@@ -215,7 +215,9 @@ class GamenightApp(App[int]):
         self.push_screen(ChooseGameScreen(), show)
 
     async def action_quit(self) -> None:
-        for table in list(self.tables):
+        # and a table still filling its seats on a Host or Join screen (it is in no game yet)
+        waiting = [getattr(screen, "table", None) for screen in self.screen_stack]
+        for table in list(self.tables) + [t for t in waiting if isinstance(t, Table) and t not in self.tables]:
             await self._close(table)
         self.exit(0)
 

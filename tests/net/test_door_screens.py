@@ -214,3 +214,34 @@ async def test_the_list_skips_stale_and_malformed_entries_and_watches_a_started_
         assert not app.screen.watch_only and "/money-0000000a/" in app.screen.code
         status = app.screen.query_one("#join-status", Static)  # no broker on port 1: one line
         await _wait(pilot, lambda: "Cannot join" in str(status.render()), what="the join's error line")
+
+
+async def test_a_host_who_comes_back_continues_the_table_and_it_is_listed_again(tmp_path, monkeypatch) -> None:
+    """The SSH connection drops (the app quits); the same key's next visit: Continue reopens
+    the table it hosts, seats as they were, open to this server again."""
+    async with running_broker("amqtt") as url:
+        door = _behind_a_door(monkeypatch, tmp_path, url)
+        first = _visitor(monkeypatch, tmp_path, "key-a", "Alice")
+        async with first.run_test(size=(80, 24)) as pilot:
+            host = await _host(pilot, first, 1)  # 3 players
+            gid = host.table.lockstep.gid
+            await _wait(pilot, lambda: bool(read_tables(door.tables)), what="the entry")
+            await pilot.press("ctrl+q")
+        assert not entry_path(door.tables, gid).exists()  # the host left: not listed meanwhile
+        again = _visitor(monkeypatch, tmp_path, "key-a")
+        try:
+            async with again.run_test(size=(80, 24)) as pilot:
+                await _wait(pilot, lambda: isinstance(again.screen, MenuScreen), what="the menu")
+                assert "Continue the last game  (c)" in _menu_rows(again)
+                await pilot.press("c")
+                await _wait(pilot, lambda: isinstance(again.screen, HostScreen) and again.screen.table is not None,
+                            what="the table reopened")
+                assert again.screen.table.lockstep.gid == gid
+                await _wait(pilot, lambda: bool(read_tables(door.tables)), what="the entry again")
+                (listed,) = read_tables(door.tables)
+                assert (listed.gid, listed.seats, listed.host) == (gid, ("Alice", "", ""), "Alice")
+                await pilot.press("ctrl+q")
+        finally:
+            for table in list(again.tables):
+                await table.close()
+        assert not entry_path(door.tables, gid).exists()

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
@@ -216,3 +219,40 @@ async def test_the_host_leaving_takes_its_entry_off_and_no_heartbeat_brings_it_b
     finally:
         await peer.stop(clean=False)
         await transport.stop()
+
+
+def test_a_host_process_that_exits_leaves_no_entry(tmp_path):
+    """A host that exits without closing its table (SystemExit from inside the game loop)."""
+    folder = tmp_path / "tables"
+    script = f"""
+import asyncio, sys
+from pathlib import Path
+from engine.registry import get_game
+from net.doors.tables import ListedTable, entry_path
+from net.identity import Identity
+from net.invite import make_invite
+from net.lockstep.admission import host_pin
+from net.session import host_game
+from net.transport import MemoryBroker, MemoryTransport
+
+async def main():
+    transport = MemoryTransport(MemoryBroker())
+    await transport.start()
+    me = Identity.generate()
+    peer = await host_game(get_game("money"), transport, me, players=3, persist=False, name="Ann", invite=True)
+    gid = peer.lockstep.gid
+    ListedTable(Path({str(folder)!r}), peer, make_invite({BROKER!r}, gid, host_pin(me, gid))).start()
+    for _ in range(500):
+        await asyncio.sleep(0.02)
+        if entry_path(Path({str(folder)!r}), gid).exists():
+            print(gid, flush=True)
+            sys.exit(0)
+    sys.exit(3)
+
+asyncio.run(main())
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).resolve().parents[2])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().startswith("money-")  # it was listed while it ran
+    assert list(folder.iterdir()) == []
