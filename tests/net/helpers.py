@@ -29,6 +29,16 @@ async def until(predicate, timeout: float = 5.0) -> None:
         await asyncio.sleep(0.005)
 
 
+async def pilot_until(pilot, predicate, timeout: float = 15.0, what: str = "condition") -> None:
+    """Let a Textual app run until `predicate()` holds (TimeoutError naming `what` after `timeout`)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise TimeoutError(f"{what} not reached")
+        await pilot.pause(0.05)
+
+
 async def table_of(
     n: int,
     transports: list[Transport],

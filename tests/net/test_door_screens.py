@@ -7,8 +7,6 @@ The door's variables point at a tmp folder; every player has a GAMENIGHT_HOME of
 
 from __future__ import annotations
 
-import asyncio
-
 import pytest
 from textual.widgets import Input, Static
 
@@ -23,18 +21,13 @@ from tui.screens.name import NameScreen
 from tui.screens.server_tables import ServerTablesScreen
 
 from .brokers import running_broker
-from .helpers import ended_pid, listed_entry
+from .helpers import ended_pid, listed_entry, pilot_until
 
 pytestmark = pytest.mark.net
 
 
-async def _wait(pilot, predicate, timeout: float = 30.0, what: str = "condition") -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not predicate():
-        if loop.time() > end:
-            raise TimeoutError(f"{what} not reached")
-        await pilot.pause(0.05)
+async def _wait(pilot, predicate, what: str) -> None:
+    await pilot_until(pilot, predicate, timeout=30.0, what=what)  # generous: the machine is shared
 
 
 def _behind_a_door(monkeypatch, tmp_path, broker: str = "mqtt://127.0.0.1:1") -> object:

@@ -32,7 +32,7 @@ from net.lockstep.admission import host_pin
 from net.session import host_game, join_game, new_gid
 
 from .brokers import running_broker
-from .helpers import ended_pid, listed_entry
+from .helpers import ended_pid, listed_entry, until
 
 BROKER = "mqtt://127.0.0.1:18830"
 
@@ -140,13 +140,11 @@ def test_a_door_lists_only_the_tables_on_its_own_broker(tmp_path):
     assert len(read_tables(folder)) == 2
 
 
-async def _until(predicate, what: str, timeout: float = 60.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not predicate():
-        if loop.time() > end:
-            raise TimeoutError(f"{what} not reached")
-        await asyncio.sleep(0.02)
+async def _until(predicate, what: str) -> None:
+    try:
+        await until(predicate, timeout=60.0)
+    except TimeoutError:
+        raise TimeoutError(f"{what} not reached") from None
 
 
 @pytest.mark.net
