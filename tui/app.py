@@ -8,6 +8,7 @@ GameSetup starts a local game; a Path resumes that save ("resume" = the last one
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -16,8 +17,9 @@ from textual.app import App
 from textual.binding import Binding
 
 from engine.core import GameError
+from net.doors.env import current as current_door
 
-from .config import Config, ConfigError, load_config
+from .config import Config, ConfigError, load_config, saved_player_name
 from .games import screen_class
 from .local_table import LocalTable, SaveError, last_save_path, load_save, network_game_is_newer
 from .logfile import log_path
@@ -54,6 +56,7 @@ class GamenightApp(App[int]):
                 self.config_error = str(exc)
                 config = Config()
         self.config = config
+        self.door = current_door()  # behind an SSH or browser door: its table list, its broker
         self.bot_delay = config.ui.bot_delay if bot_delay is None else bot_delay
         self.tables: list[Table] = []
 
@@ -65,7 +68,16 @@ class GamenightApp(App[int]):
         self.push_screen(MenuScreen())
         if self.config_error:
             self.show_error(f"{self.config_error}\nUsing the default settings.", "Settings")
+        elif self.door is not None and saved_player_name() is None:
+            from .screens.name import NameScreen
+
+            self.push_screen(NameScreen(self.door.kind), self._named)
         self.call_after_refresh(self._open_start)
+
+    def _named(self, name: str | None) -> None:
+        """A door's first visit: the name the player gave is theirs from now on."""
+        if name:
+            self.config = replace(self.config, player=replace(self.config.player, name=name))
 
     def _open_start(self) -> None:
         start = self.start_with
@@ -174,11 +186,14 @@ class GamenightApp(App[int]):
             self.tables.remove(table)
 
     def open_network_screen(self, what: str) -> None:
-        """The Host or Join screen (imported on use: the network stack loads only when needed)."""
+        """The Host or Join screen, or a door's table list (imported on use: the network stack
+        loads only when needed)."""
         from .screens.host import HostScreen
         from .screens.join import JoinScreen
+        from .screens.server_tables import ServerTablesScreen
 
-        self.push_screen(HostScreen() if what == "host" else JoinScreen())
+        screens = {"host": HostScreen, "join": JoinScreen, "tables": ServerTablesScreen}
+        self.push_screen(screens[what]())
 
     # ---- keys --------------------------------------------------------------------------
     async def on_event(self, event: events.Event) -> None:
@@ -200,7 +215,9 @@ class GamenightApp(App[int]):
         self.push_screen(ChooseGameScreen(), show)
 
     async def action_quit(self) -> None:
-        for table in list(self.tables):
+        # and a table still filling its seats on a Host or Join screen (it is in no game yet)
+        waiting = [getattr(screen, "table", None) for screen in self.screen_stack]
+        for table in list(self.tables) + [t for t in waiting if isinstance(t, Table) and t not in self.tables]:
             await self._close(table)
         self.exit(0)
 

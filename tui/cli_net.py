@@ -339,7 +339,7 @@ def last_network_screen(config: Any) -> Any:
     url, gid = _last_network_game()
     meta = _my_meta(gid)
     if meta.get("role") == "host":
-        return _host_screen(_host_request(meta, gid, config), config)
+        return _host_screen(_host_request(meta, gid, config), config, listed=bool(meta.get("listed")))
     from tui.screens.join import JoinScreen
 
     return JoinScreen(code=_code(url, gid, _saved_pin(gid)))
@@ -375,7 +375,7 @@ def _reopen_as_host(meta: dict[str, Any], gid: str, config: Any, headless: bool)
     request = _host_request(meta, gid, config)
     if headless:
         return _run(_host_headless(request, 0.0))
-    return _run_app(_host_screen(request, config), config)
+    return _run_app(_host_screen(request, config, listed=bool(meta.get("listed"))), config)
 
 
 def _host_request(meta: dict[str, Any], gid: str, config: Any) -> dict[str, Any]:
@@ -391,10 +391,14 @@ def _host_request(meta: dict[str, Any], gid: str, config: Any) -> dict[str, Any]
                 relay_bots=int(meta.get("relay_bots", 0)), gid=gid)
 
 
-def _host_screen(request: dict[str, Any], config: Any) -> Any:
+def _host_screen(request: dict[str, Any], config: Any, listed: bool = False) -> Any:
+    """The Host screen reopening a table; `listed`: it was open to the door's visitors (and
+    is again, when this process runs behind that door)."""
+    from net.doors.env import current
     from tui.screens.host import HostRequest, HostScreen
 
-    return HostScreen(HostRequest(**request, bot_delay=config.ui.bot_delay))
+    listed = listed and current() is not None
+    return HostScreen(HostRequest(**request, bot_delay=config.ui.bot_delay, listed=listed))
 
 
 def cmd_join(args: argparse.Namespace) -> int:

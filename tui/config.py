@@ -6,7 +6,9 @@ ConfigError with one line naming the file and the key, so a typo never passes si
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
@@ -15,7 +17,8 @@ from typing import Any
 from urllib.parse import urlparse
 
 from net.codec import MAX_NAME
-from net.paths import config_dir
+from net.doors.env import current as current_door
+from net.paths import atomic_write, config_dir
 
 # Shipped inside the package (a wheel has no configs/); configs/default.toml is the readable
 # copy next to mosquitto.conf, kept equal by tests/tui/test_config_files.py.
@@ -70,8 +73,8 @@ SECTIONS: dict[str, type] = {"player": PlayerConfig, "broker": BrokerConfig, "ui
 
 
 def _name(value: Any) -> str | None:
-    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
-        return f"must be a name of 1 to {MAX_NAME} characters"
+    if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME or not value.isprintable():
+        return f"must be a name of 1 to {MAX_NAME} printable characters"
     return None
 
 
@@ -207,6 +210,9 @@ def load_config(
     for variable, (section, key) in ENV_OVERRIDES.items():
         if variable in environ:
             _merge(merged, {section: {key: environ[variable]}}, f"${variable}")
+    door = current_door(environ)
+    if door is not None:  # behind a door every table goes through the relay's broker
+        _merge(merged, {"broker": {"url": door.broker}}, "$GAMENIGHT_DOOR_BROKER")
     for key in ("ca_file", "cert_file", "key_file"):
         if merged["broker"].get(key):
             merged["broker"][key] = str(Path(merged["broker"][key]).expanduser())
@@ -227,7 +233,81 @@ def broker_settings(config: Config, broker: str, **overrides: Any) -> Any:
     from net.launch import BrokerSettings
 
     b = config.broker
+    door = current_door()
+    if broker == "embedded" and door is not None:  # a door's visitor starts no broker: the relay's
+        broker = door.broker
     values: dict[str, Any] = dict(broker=broker, bind=b.bind, port=b.port, username=b.username,
                                   password=b.password, ca_file=b.ca_file, fingerprint=b.fingerprint,
                                   tls=b.tls, cert_file=b.cert_file, key_file=b.key_file)
     return BrokerSettings(**{**values, **overrides})
+
+
+# ---- the one key gamenight writes: the player's name (a door's first visit asks it) ----------
+_HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]\s*(#.*)?$")
+_NAME_KEY = re.compile(r"^\s*name\s*=")
+
+
+def saved_player_name(path: Path | None = None) -> str | None:
+    """The name the user's own config.toml gives (None: none yet, or a file that does not read)."""
+    try:
+        data = _read_toml(user_config_path() if path is None else path)
+    except ConfigError:
+        return None
+    player = data.get("player")
+    name = player.get("name") if isinstance(player, dict) else None
+    return name if _name(name) is None else None
+
+
+def save_player_name(name: str, path: Path | None = None) -> None:
+    """Set [player] name in the user's config.toml, keeping every other key, comment and line.
+
+    The file is changed as text, read back, and written (atomically) only if it then holds
+    exactly what it held plus the name; otherwise ConfigError, and the file stays as it was.
+    ValueError for a name that is not one (blank, too long, a control character).
+    """
+    path = user_config_path() if path is None else path
+    problem = _name(name)
+    if problem:
+        raise ValueError(f"player.name {problem}, not {name!r}")
+    before = _read_toml(path)  # ConfigError for a file that does not read: never overwritten
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        text = ""
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read it ({exc})") from None
+    player = before.get("player", {})
+    if not isinstance(player, dict):
+        raise ConfigError(f"{path}: player must be a [player] table")
+    changed = _with_name(text, name)
+    expected = {**before, "player": {**player, "name": name}}
+    try:
+        after = tomllib.loads(changed)
+    except tomllib.TOMLDecodeError:
+        after = None
+    if after != expected:
+        raise ConfigError(f"{path}: cannot set player.name in it safely; set it by hand")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = path.stat().st_mode & 0o777 if path.exists() else 0o600  # it may hold a broker password
+    atomic_write(path, changed.encode("utf-8"), mode=mode)
+
+
+def _with_name(text: str, name: str) -> str:
+    """`text` with its [player] name line replaced, or added to [player], or [player] added."""
+    line = f"name = {json.dumps(name, ensure_ascii=False)}"  # a JSON string is a TOML basic string
+    lines = text.splitlines()
+    section, player_at = None, None
+    for index, raw in enumerate(lines):
+        header = _HEADER.match(raw)
+        if header or raw.lstrip().startswith("["):
+            section = header.group(1) if header else None
+            if section == "player":
+                player_at = index
+        elif section == "player" and _NAME_KEY.match(raw):
+            lines[index] = line
+            return "\n".join(lines) + "\n"
+    if player_at is not None:
+        lines.insert(player_at + 1, line)
+    else:
+        lines += ([""] if lines and lines[-1].strip() else []) + ["[player]", line]
+    return "\n".join(lines) + "\n"

@@ -29,6 +29,16 @@ async def until(predicate, timeout: float = 5.0) -> None:
         await asyncio.sleep(0.005)
 
 
+async def pilot_until(pilot, predicate, timeout: float = 15.0, what: str = "condition") -> None:
+    """Let a Textual app run until `predicate()` holds (TimeoutError naming `what` after `timeout`)."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise TimeoutError(f"{what} not reached")
+        await pilot.pause(0.05)
+
+
 async def table_of(
     n: int,
     transports: list[Transport],
@@ -90,3 +100,29 @@ async def finish(peers: list[Peer], bot: str = "random", timeout: float = 20.0) 
         if p.lockstep.my_turn():
             p._schedule_bot()
     await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in peers)), timeout)
+
+
+def listed_entry(gid: str, seats: tuple[str, ...], *, started: bool = False, pid: int | None = None,
+                 broker: str = "mqtt://127.0.0.1:18830", **changes: Any) -> Any:
+    """A door's table-list entry of a live host (this process), as a host would write it."""
+    import os
+    import time
+    from dataclasses import replace
+
+    from net.doors.tables import TableEntry
+    from net.invite import make_invite
+    from net.lockstep.admission import host_pin
+
+    invite = make_invite(broker, gid, host_pin(Identity.generate(), gid))
+    entry = TableEntry(gid, gid.rsplit("-", 1)[0], seats, seats[0], started, invite, pid or os.getpid(), time.time())
+    return replace(entry, **changes)
+
+
+def ended_pid() -> int:
+    """The pid of a process that has ended (a host killed outright)."""
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid

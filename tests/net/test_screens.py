@@ -16,21 +16,14 @@ from tui.screens.host import HostScreen
 from tui.screens.join import JoinScreen
 from tui.widgets.chat import ChatPanel
 
+from .helpers import pilot_until as _wait
+
 pytestmark = pytest.mark.net
 
 
 def _config(name: str, port: int) -> Config:
     return Config(player=PlayerConfig(name), broker=BrokerConfig(url=f"mqtt://127.0.0.1:{port}", port=port),
                   ui=UiConfig(bell=False, bot_delay=0.0))
-
-
-async def _wait(pilot, predicate, timeout: float = 15.0, what: str = "condition") -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + timeout
-    while not predicate():
-        if loop.time() > end:
-            raise TimeoutError(f"{what} not reached")
-        await pilot.pause(0.05)
 
 
 async def test_pilot_hosts_in_one_app_and_joins_from_another(tmp_path, monkeypatch) -> None:

@@ -13,6 +13,8 @@ def gamenight_home(tmp_path, monkeypatch):
     monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path / "home"))
     monkeypatch.delenv("GAMENIGHT_BROKER_USERNAME", raising=False)
     monkeypatch.delenv("GAMENIGHT_BROKER_PASSWORD", raising=False)
+    for name in ("GAMENIGHT_DOOR", "GAMENIGHT_DOOR_BROKER", "GAMENIGHT_DOOR_KIND"):  # not behind a door
+        monkeypatch.delenv(name, raising=False)
     return tmp_path / "home"
 
 

@@ -71,3 +71,71 @@ def test_styles_and_help_ship_with_the_package():
     assert (tui / "styles" / "app.tcss").is_file()
     assert (tui / "styles" / "money.tcss").is_file()
     assert (tui / "help" / "money.md").is_file()
+
+
+# ---- the player's name, written by a door's first visit ---------------------------------
+def test_saving_the_name_keeps_every_other_key_and_comment(tmp_path):
+    from tui.config import save_player_name, saved_player_name
+
+    path = tmp_path / "config.toml"
+    text = ('# my settings\n[ui]\ntheme = "nord"  # the dark one\nbot_delay = 0\n\n'
+            '[player]\nname = "Old"\n\n[broker]\nport = 1884\n')
+    path.write_text(text, encoding="utf-8")
+    path.chmod(0o640)
+    save_player_name('Zoë "Z" \\o/', path)
+    assert path.read_text(encoding="utf-8") == text.replace('name = "Old"', 'name = "Zoë \\"Z\\" \\\\o/"')
+    assert path.stat().st_mode & 0o777 == 0o640
+    assert saved_player_name(path) == 'Zoë "Z" \\o/'
+    config = load_config(user_file=path, env={})
+    assert (config.player.name, config.ui.theme, config.broker.port) == ('Zoë "Z" \\o/', "nord", 1884)
+
+
+def test_saving_the_name_adds_it_to_player_or_adds_the_section(tmp_path):
+    from tui.config import save_player_name, saved_player_name
+
+    new = tmp_path / "config" / "config.toml"  # no folder yet: a door's first visit
+    assert saved_player_name(new) is None
+    save_player_name("Ann", new)
+    assert new.read_text(encoding="utf-8") == '[player]\nname = "Ann"\n'
+    assert new.stat().st_mode & 0o077 == 0  # a new file may later hold a broker password
+    other = tmp_path / "other.toml"
+    other.write_text('[player]\n# who am I\n[ui]\nbell = false\n', encoding="utf-8")
+    save_player_name("Bo", other)
+    assert other.read_text(encoding="utf-8") == '[player]\nname = "Bo"\n# who am I\n[ui]\nbell = false\n'
+    assert load_config(user_file=other, env={}).ui.bell is False
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 25, "bell\x07", "esc\x1b[2J"])
+def test_a_name_that_is_none_is_refused_and_nothing_is_written(tmp_path, name):
+    from tui.config import save_player_name
+
+    path = tmp_path / "config.toml"
+    with pytest.raises(ValueError, match="player.name"):
+        save_player_name(name, path)
+    assert not path.exists()
+
+
+@pytest.mark.parametrize("text", ["[ui\n", 'player = "flat"\n', 'player.name = "dotted"\n'])
+def test_a_file_it_cannot_change_safely_is_left_as_it_was(tmp_path, text):
+    from tui.config import save_player_name
+
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        save_player_name("Ann", path)
+    assert "\n" not in str(info.value)
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_behind_a_door_the_broker_is_the_relays(tmp_path, monkeypatch):
+    from tui.config import broker_settings
+
+    door = {"GAMENIGHT_DOOR": str(tmp_path), "GAMENIGHT_DOOR_BROKER": "mqtt://127.0.0.1:18830"}
+    config = load_config(user_file=tmp_path / "none.toml", env=door)
+    assert config.broker.url == "mqtt://127.0.0.1:18830"  # Join's default, a bare game id's broker
+    assert broker_settings(config, "embedded").broker == "embedded"  # not behind a door (this process)
+    for name, value in door.items():
+        monkeypatch.setenv(name, value)
+    assert broker_settings(config, "embedded").broker == "mqtt://127.0.0.1:18830"  # no broker of its own
+    assert broker_settings(config, "mqtt://10.0.0.1:1883").broker == "mqtt://10.0.0.1:1883"
+    assert load_config(user_file=tmp_path / "none.toml", env={}).broker.url == "mqtt://127.0.0.1:1883"

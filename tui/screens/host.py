@@ -3,6 +3,10 @@
 While the seats fill the host sees who sits and can remove a player (x, then the seat's
 number). When every seat is taken and the seed is agreed, the game's own screen opens with a
 NetTable (the same screen as local play). Escape before that closes the table and the broker.
+
+Behind a door the table goes through the relay's broker (the form has no broker to choose)
+and the host chooses "open to this server" (listed in Tables on this server, for the door's
+visitors) or "invite only"; the invite code is shown either way.
 """
 
 from __future__ import annotations
@@ -49,6 +53,7 @@ class HostRequest:
     gid: str | None = None
     bot_delay: float = 0.6
     table: dict[str, Any] = field(default_factory=dict)  # deadlines and clock (deadlines.py)
+    listed: bool = False  # behind a door: in its table list ("open to this server")
 
 
 class HostScreen(TableSetupScreen):
@@ -71,13 +76,15 @@ class HostScreen(TableSetupScreen):
         self.bots = 3
         self.removing = False  # x was pressed: the next digit names the seat to free
         self.clock_index = 0
+        self.listed = True  # behind a door: "open to this server" (False: invite only)
 
     def compose(self) -> ComposeResult:
         with Vertical(id="host-box"):
             yield Static("Host a network game", id="host-title")
             yield PickList(id="host-settings", empty="No game can be played yet.")
-            yield Label("Broker: 'embedded' starts one here, or mqtt://host:port", classes="form")
-            yield Input(value="embedded", id="host-broker", compact=True, classes="form")
+            if self.app.door is None:  # behind a door the relay's broker carries every table
+                yield Label("Broker: 'embedded' starts one here, or mqtt://host:port", classes="form")
+                yield Input(value="embedded", id="host-broker", compact=True, classes="form")
             yield Label("Your name:", classes="form")
             yield Input(value=self.app.config.player.name, id="host-name", compact=True, classes="form")
             yield Static("", id="host-invite", markup=False)
@@ -110,6 +117,8 @@ class HostScreen(TableSetupScreen):
             PickRow("bots", self._row("Bots", f"{self.bots}  (bot peers run here)")),
             PickRow("clock", self._row("Clock", ClockSpec.parse(CLOCKS[self.clock_index]).describe())),
         ]
+        if self.app.door is not None:
+            rows.append(PickRow("listed", self._row("Table", "open to this server" if self.listed else "invite only")))
         self.query_one("#host-settings", PickList).set_rows(rows)
 
     @staticmethod
@@ -137,6 +146,8 @@ class HostScreen(TableSetupScreen):
             self.bots = (self.bots + step) % self.players
         elif key == "clock":
             self.clock_index = (self.clock_index + step) % len(CLOCKS)
+        elif key == "listed":
+            self.listed = not self.listed
         self._draw_form()
 
     def action_host(self) -> None:
@@ -145,7 +156,8 @@ class HostScreen(TableSetupScreen):
         from net.mqtt import parse_broker
 
         config = self.app.config
-        broker = self.query_one("#host-broker", Input).value.strip() or "embedded"
+        door = self.app.door
+        broker = door.broker if door else self.query_one("#host-broker", Input).value.strip() or "embedded"
         if broker != "embedded":
             try:
                 broker = parse_broker(broker).url
@@ -155,7 +167,8 @@ class HostScreen(TableSetupScreen):
         name = self.query_one("#host-name", Input).value.strip()[:MAX_NAME] or config.player.name
         settings = broker_settings(config, broker)
         self._start(HostRequest(self.games[self.game_index][0], self.players, self.bots, {}, settings, name,
-                                bot_delay=self.app.bot_delay, table={"clock": CLOCKS[self.clock_index]}))
+                                bot_delay=self.app.bot_delay, table={"clock": CLOCKS[self.clock_index]},
+                                listed=door is not None and self.listed))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
@@ -163,6 +176,7 @@ class HostScreen(TableSetupScreen):
 
     # ---- hosting -----------------------------------------------------------------------
     def _start(self, request: HostRequest) -> None:
+        self.listed = request.listed
         self.session = "starting"
         self._show_form(False)
         self._status("Starting…")
@@ -233,11 +247,28 @@ class HostScreen(TableSetupScreen):
                 "The game's broker runs in this terminal: leaving stops it and the others wait "
                 "until you rejoin (gamenight join or resume)."
             )
+        if request.listed:
+            self._list_on_server(session)
         self.table.subscribe(self._on_event)
         self.refresh_bindings()
         self.query_one("#host-invite", Static).update(f"Invite code (send the whole line):\n{session.invite}")
         self._draw_seats()
         self._maybe_open()
+
+    def _list_on_server(self, session: Any) -> None:
+        """Open to this server: the door's visitors see the table (until it ends or we leave),
+        and so does our own Continue after a disconnect (the meta remembers it)."""
+        from net.doors.tables import ListedTable
+
+        door = self.app.door
+        if door is None or self.table is None:
+            return
+        listing = ListedTable(door.tables, session.peer, session.invite)
+        listing.start()
+        self.table.add_closer(listing.stop)
+        store = session.peer.store
+        if store is not None:
+            store.save_meta({**store.load_meta(), "listed": True})
 
     def _on_event(self, event: TableEvent) -> None:
         self.app.call_later(self._refresh)
@@ -261,7 +292,8 @@ class HostScreen(TableSetupScreen):
         if table.lockstep.refused:
             self._status(table.lockstep.refused, error=True)
         elif free:
-            self._status(f"Waiting for {free} more player{'s' if free > 1 else ''}: send them the invite code.")
+            where = "they find it in Tables on this server, or send them" if self.listed else "send them"
+            self._status(f"Waiting for {free} more player{'s' if free > 1 else ''}: {where} the invite code.")
         else:
             self._status("All seats taken. " + self.seed_text())
 

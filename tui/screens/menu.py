@@ -1,4 +1,5 @@
-"""The main menu: new local game, resume, rules, host or join a network game, quit."""
+"""The main menu: new local game, resume, rules, host or join a network game, quit; behind a
+door, first of all the tables on that server."""
 
 from __future__ import annotations
 
@@ -21,11 +22,13 @@ ENTRIES = (
     ("join", "j", "Join a network game"),
     ("quit", "q", "Quit"),
 )
+DOOR_ENTRY = ("tables", "t", "Tables on this server")  # first in the menu behind a door
 
 
 class MenuScreen(Screen[None]):
     BINDINGS = [
         Binding("enter", "choose", "Choose", show=True),
+        Binding("t", "go('tables')", "Tables", show=False),  # behind a door only; its row shows (t)
         Binding("n", "go('new')", "New game", show=True),
         Binding("c", "go('resume')", "Continue", show=True),
         Binding("p", "go('replay')", "Replay", show=False),  # the row shows (p); the footer keeps Quit
@@ -56,10 +59,11 @@ class MenuScreen(Screen[None]):
         from ..local_table import has_saved_game
 
         self.can_continue = has_saved_game()
+        entries = ((DOOR_ENTRY,) if self.app.door is not None else ()) + ENTRIES
         menu = self.query_one("#menu-list", PickList)
         menu.set_rows([
             PickRow(key, f"{label}  ({letter})")
-            for key, letter, label in ENTRIES
+            for key, letter, label in entries
             if key != "resume" or self.can_continue
         ])
         self.refresh_bindings()
@@ -68,6 +72,8 @@ class MenuScreen(Screen[None]):
         """The Continue key shows in the footer only when there is a game to continue."""
         if action == "go" and parameters == ("resume",):
             return self.can_continue
+        if action == "go" and parameters == ("tables",):
+            return self.app.door is not None
         return True
 
     def action_choose(self) -> None:
@@ -90,7 +96,7 @@ class MenuScreen(Screen[None]):
             app.push_screen(ReplayPickScreen())
         elif what == "rules":
             app.push_screen(ChooseGameScreen(), self._rules_for)
-        elif what in ("host", "join"):
+        elif what in ("host", "join") or (what == "tables" and app.door is not None):
             app.open_network_screen(what)
         elif what == "quit":
             app.exit()
