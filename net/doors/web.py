@@ -39,7 +39,7 @@ from textual_serve.download_manager import DownloadManager
 
 from ..paths import atomic_write
 from .env import Door
-from .web_tab import Tab, TabLimits, close_tab, terminal_size
+from .web_tab import MAX_FRAME, Tab, TabLimits, close_tab, terminal_size
 
 log = logging.getLogger("gamenight.door.web")
 
@@ -67,7 +67,7 @@ class WebLimits:
 def child_command() -> str:
     """The gamenight TUI, run by the Python running the relay (`exec`: the shell textual-serve
     starts it through becomes that process, so killing it leaves nothing behind)."""
-    return "exec " + shlex.join([sys.executable, "-m", "tui.cli"])
+    return "exec " + shlex.join([sys.executable, "-m", "tui"])
 
 
 def load_secret(root: Path) -> str:
@@ -197,7 +197,8 @@ class WebDoor:
         return home
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
-        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=64 * 1024)
+        # Past MAX_FRAME aiohttp closes the tab; up to it, web_tab drops what exceeds MAX_MESSAGE.
+        websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_FRAME)
         if self.sessions >= self.limits.sessions:  # counted with the starting ones: no race
             self._log_full(request)
             await websocket.prepare(request)

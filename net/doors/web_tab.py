@@ -25,7 +25,8 @@ from .env import Door, child_environ
 
 log = logging.getLogger("gamenight.door.web")
 
-MAX_MESSAGE = 64 * 1024  # one paste of keys; textual.js sends a key at a time
+MAX_MESSAGE = 64 * 1024  # one paste of keys (textual.js sends a key at a time); longer is dropped
+MAX_FRAME = 1024 * 1024  # a websocket message past this closes the tab (what one tab may make us hold)
 WIDTH, HEIGHT = (10, 500), (5, 200)  # terminal sizes a tab may ask for, in cells
 CLOSE_REASON_BYTES = 123  # what a websocket close frame can carry
 
@@ -106,6 +107,14 @@ def parse_message(text: str) -> tuple[str, Any] | None:
     return None
 
 
+def span(seconds: float) -> str:
+    """A limit as a player reads it: "30 minutes", "8 hours", "3 seconds"."""
+    for unit, size in (("hours", 3600), ("minutes", 60), ("seconds", 1)):
+        if seconds >= size or unit == "seconds":
+            return f"{seconds / size:.3g} {unit}"
+    raise AssertionError("unreachable")
+
+
 def terminal_size(query: Mapping[str, str]) -> tuple[int, int]:
     """The tab's first size from the websocket's query (?width=&height=), clamped."""
     def number(name: str, default: int, bounds: tuple[int, int]) -> int:
@@ -180,8 +189,8 @@ class Tab:
 
     def _limit_reason(self, idle: bool) -> str:
         if idle:
-            return f"gamenight: closed after {self.limits.idle_seconds / 60:.0f} minutes without a key"
-        return f"gamenight: the longest session here is {self.limits.session_seconds / 3600:.0f} hours"
+            return f"gamenight: closed after {span(self.limits.idle_seconds)} without a key"
+        return f"gamenight: the longest session here is {span(self.limits.session_seconds)}"
 
     async def _forward(self, kind: str, data: Any) -> None:
         if kind == "stdin":
