@@ -179,7 +179,8 @@ class WebDoor:
                     self.sessions, self.limits.sessions)
 
     def _full_line(self) -> str:
-        return f"gamenight: the server is full ({self.limits.sessions} tabs in use); try again later"
+        n = self.limits.sessions
+        return f"gamenight: the server is full ({n} {'tab' if n == 1 else 'tabs'} in use); try again later"
 
     def _visitor(self, request: web.Request) -> str | None:
         text = request.cookies.get(COOKIE, "")
