@@ -138,9 +138,9 @@ async def test_the_cap_refuses_the_next_tab_with_one_line(open_door):
             async with browser.get(door.url()) as page:
                 assert page.status == 503
                 assert (await page.text()).splitlines() == [
-                    "gamenight: the server is full (1 tabs in use); try again later"]
+                    "gamenight: the server is full (1 tab in use); try again later"]
             async with browser.ws_connect(f"{door.url()}ws") as late:  # a page loaded before the tab
-                assert await closing_reason(late) == "gamenight: the server is full (1 tabs in use); try again later"
+                assert await closing_reason(late) == "gamenight: the server is full (1 tab in use); try again later"
                 assert late.close_code == 1013
             assert len(tab_processes(ME)) == 1
         assert await no_tabs_left() == []
