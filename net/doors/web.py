@@ -27,6 +27,7 @@ import os
 import re
 import secrets
 import shlex
+import shutil
 import sys
 from dataclasses import dataclass, field
 from html import escape
@@ -65,9 +66,17 @@ class WebLimits:
 
 
 def child_command() -> str:
-    """The gamenight TUI, run by the Python running the relay (`exec`: the shell textual-serve
-    starts it through becomes that process, so killing it leaves nothing behind)."""
-    return "exec " + shlex.join([sys.executable, "-m", "tui"])
+    """The gamenight TUI, run by the Python running the relay.
+
+    `exec`: the shell textual-serve starts it through becomes that process, so killing it
+    leaves nothing behind. Its stdin is a pipe, whose end tells a Textual app nothing, so on
+    Linux (util-linux's setpriv) the child also gets SIGTERM when the relay dies, however it dies.
+    """
+    command = [sys.executable, "-m", "tui"]
+    setpriv = shutil.which("setpriv") if sys.platform.startswith("linux") else None
+    if setpriv:
+        command = [setpriv, "--pdeathsig", "TERM", "--", *command]
+    return "exec " + shlex.join(command)
 
 
 def load_secret(root: Path) -> str:

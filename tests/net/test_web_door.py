@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -25,7 +26,15 @@ from net.doors.env import Door
 from net.doors.web import STATIC, WebDoor, WebLimits, load_secret
 from net.doors.web_tab import TabApp, TabLimits
 
-from .webdoor import ROOT, TerminalScreen, environ_of, relay_process, tab_processes, wait_until
+from .webdoor import (
+    ROOT,
+    TerminalScreen,
+    environ_of,
+    relay_process,
+    running,
+    tab_processes,
+    wait_until,
+)
 
 MENU = "New local game"
 ME = os.getpid()
@@ -155,7 +164,7 @@ async def test_the_cap_refuses_the_next_tab_with_one_line(open_door):
 async def test_an_idle_or_overlong_tab_is_closed_and_its_process_ends(open_door, limits, reason):
     door = await open_door(**limits)
     async with a_browser() as browser, browser.ws_connect(f"{door.url()}ws") as ws:
-        await first_screen(ws)
+        assert await asyncio.to_thread(wait_until, lambda: tab_processes(ME), 30)
         if "session_seconds" in limits:  # keys do not make a session longer
             await ws.send_str('["stdin", "j"]')
         assert await closing_reason(ws) == reason
@@ -212,9 +221,22 @@ async def test_the_relay_prints_the_address_keeps_it_and_ctrl_c_leaves_no_proces
             relay.process.send_signal(signal.SIGINT)
             assert await closing_reason(ws) == "gamenight: the relay is stopping"
             assert await asyncio.to_thread(relay.process.wait, 60) in (0, 130)
-    assert wait_until(lambda: not any(Path(f"/proc/{pid}").exists() for pid in children), 30)
+    assert wait_until(lambda: not any(running(pid) for pid in children), 30)
     with relay_process(tmp_path / "home") as again:  # the address given out still works
         assert again.url == relay.url.replace(relay.base, again.base)
+
+
+@pytest.mark.skipif(not shutil.which("setpriv"), reason="util-linux's setpriv is not installed")
+async def test_a_relay_that_dies_takes_its_tabs_with_it(tmp_path):
+    with relay_process(tmp_path / "home") as relay:
+        async with a_browser() as browser:
+            ws = await browser.ws_connect(f"{relay.url}ws")
+            await first_screen(ws)
+            children = tab_processes(relay.process.pid)
+            assert len(children) == 1
+            relay.process.kill()  # no chance to stop its doors
+            await asyncio.to_thread(relay.process.wait, 30)
+    assert wait_until(lambda: not any(running(pid) for pid in children), 30), "an orphan tab process is left"
 
 
 @pytest.mark.parametrize("flags, line", [

@@ -37,6 +37,14 @@ def tab_processes(parent: int) -> list[int]:
     return found
 
 
+def running(pid: int) -> bool:
+    """`pid` runs (a zombie no longer does: a container's first process may never reap it)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
 def environ_of(pid: int) -> dict[str, str]:
     raw = Path(f"/proc/{pid}/environ").read_bytes()
     return dict(item.split("=", 1) for item in raw.decode().split("\0") if "=" in item)
