@@ -107,10 +107,11 @@ class WebDoor:
         self.limits = limits or WebLimits()
         self.command = command or child_command()
         self.secret = load_secret(door.root)
-        self.tabs: set[Tab] = set()
-        self._opening = 0  # tabs admitted whose process is still starting
+        self.tabs: set[Tab] = set()  # running
+        self._slots: set[object] = set()  # one a websocket admitted, running or still starting
         self._downloads = DownloadManager()
         self._runner: web.AppRunner | None = None
+        self._site: web.TCPSite | None = None
 
     @property
     def path(self) -> str:
@@ -128,7 +129,7 @@ class WebDoor:
                         web.static(f"{self.path}static", STATIC)])
         self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=5.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.bind, self.port)
+        self._site = site = web.TCPSite(self._runner, self.bind, self.port)
         try:
             await site.start()
         except OSError:
@@ -138,7 +139,10 @@ class WebDoor:
         log.info("browser door on %s:%s, up to %d tabs", self.bind, self.port, self.limits.sessions)
 
     async def stop(self) -> None:
-        """Close every tab (each child quits or is killed), then the server."""
+        """Take no more tabs, close every tab (each child quits or is killed), then the server."""
+        if self._site is not None:
+            site, self._site = self._site, None
+            await site.stop()
         tabs = list(self.tabs)
         await asyncio.gather(*(tab.close("gamenight: the relay is stopping") for tab in tabs),
                              return_exceptions=True)
@@ -154,7 +158,7 @@ class WebDoor:
 
     @property
     def sessions(self) -> int:
-        return len(self.tabs) + self._opening
+        return len(self._slots)
 
     # ---- requests ----------------------------------------------------------------------
     @web.middleware
@@ -191,56 +195,63 @@ class WebDoor:
         n = self.limits.sessions
         return f"gamenight: the server is full ({n} {'tab' if n == 1 else 'tabs'} in use); try again later"
 
-    def _visitor(self, request: web.Request) -> str | None:
+    @staticmethod
+    def _visitor(request: web.Request) -> str | None:
         text = request.cookies.get(COOKIE, "")
         return text if VISITOR_ID.fullmatch(text) else None
-
-    def _home(self, visitor: str) -> Path | None:
-        """The visitor's data folder (made on first use), or None when no new one may be made."""
-        home = self.door.player_home(f"web-{visitor}")
-        if not home.is_dir():
-            players = self.door.root / "players"
-            known = sum(1 for _ in players.glob("web-*")) if players.is_dir() else 0
-            if known >= self.limits.visitors:
-                return None
-            home.mkdir(parents=True, mode=0o700, exist_ok=True)
-        return home
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
         # Past MAX_FRAME aiohttp closes the tab; up to it, web_tab drops what exceeds MAX_MESSAGE.
         websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_FRAME)
-        if self.sessions >= self.limits.sessions:  # counted with the starting ones: no race
+        if self.sessions >= self.limits.sessions:
             self._log_full(request)
             await websocket.prepare(request)
             await close_tab(websocket, self._full_line(), code=1013)
             return websocket
-        self._opening += 1
+        slot = object()
+        self._slots.add(slot)  # taken before the first await: two tabs cannot both take the last
         try:
-            home = self._home(self._visitor(request) or secrets.token_hex(16))
             await websocket.prepare(request)
-        except BaseException:
-            self._opening -= 1
-            raise
-        if home is None:
-            self._opening -= 1
+            home = self._home(request)
+            if isinstance(home, str):
+                await close_tab(websocket, home)
+            else:
+                await self._serve_tab(request, websocket, home)
+        finally:
+            self._slots.discard(slot)
+        return websocket
+
+    def _home(self, request: web.Request) -> Path | str:
+        """The visitor's data folder (made on first use), or the line that says why there is none."""
+        home = self.door.player_home(f"web-{self._visitor(request) or secrets.token_hex(16)}")
+        if home.is_dir():
+            return home
+        players = self.door.root / "players"
+        if players.is_dir() and sum(1 for _ in players.glob("web-*")) >= self.limits.visitors:
             log.warning("browser door: refused a new visitor from %s: %d folders", request.remote,
                         self.limits.visitors)
-            await close_tab(websocket, "gamenight: this server has no room for new visitors; ask its host")
-            return websocket
-        await self._serve_tab(request, websocket, home)
-        return websocket
+            return "gamenight: this server has no room for new visitors; ask its host"
+        try:
+            home.mkdir(parents=True, mode=0o700, exist_ok=True)
+        except OSError as exc:
+            log.error("browser door: cannot make %s: %s", home, exc)
+            return "gamenight: the server cannot keep a folder for you; ask its host"
+        return home
 
     async def _serve_tab(self, request: web.Request, websocket: web.WebSocketResponse, home: Path) -> None:
         tab = Tab(websocket, self.command, self.door, home, self.limits.tab, self._downloads)
         self.tabs.add(tab)
-        self._opening -= 1
         log.info("browser door: a tab from %s opened (%s, %d of %d)", request.remote, home.name,
                  self.sessions, self.limits.sessions)
         try:
             reason = await tab.serve(*terminal_size(request.query))
             log.info("browser door: a tab from %s ended: %s", request.remote, reason)
+        except Exception:  # the tab gets one line; the details go to the log
+            log.exception("browser door: a tab from %s failed", request.remote)
         finally:
             self.tabs.discard(tab)
+            if not websocket.closed:
+                await close_tab(websocket, "gamenight: the server could not run a game for this tab")
 
 
 def door_title(name: str | None = None) -> str:

@@ -45,9 +45,9 @@ async def open_door(tmp_path):
     """open_door(**limits) -> a started WebDoor over tmp_path/door; stopped after the test."""
     doors: list[WebDoor] = []
 
-    async def start(sessions: int = 2, **tab: float) -> WebDoor:
-        door = WebDoor(Door(tmp_path / "door", "mqtt://127.0.0.1:1", "web"), port=0,
-                       title="gamenight · <test>", limits=WebLimits(sessions=sessions, tab=TabLimits(**tab)))
+    async def start(sessions: int = 2, visitors: int = 500, **tab: float) -> WebDoor:
+        door = WebDoor(Door(tmp_path / "door", "mqtt://127.0.0.1:1", "web"), port=0, title="gamenight · <test>",
+                       limits=WebLimits(sessions=sessions, visitors=visitors, tab=TabLimits(**tab)))
         await door.start()
         doors.append(door)
         return door
@@ -155,6 +155,22 @@ async def test_the_cap_refuses_the_next_tab_with_one_line(open_door):
         assert await no_tabs_left() == []
         async with browser.get(door.url()) as page:
             assert page.status == 200
+
+
+async def test_past_the_visitor_folders_a_new_browser_is_refused_and_a_known_one_is_not(open_door):
+    door = await open_door(visitors=1)
+    known = "ab" * 16
+    door.door.player_home(f"web-{known}").mkdir(parents=True)
+    async with a_browser() as stranger, stranger.ws_connect(f"{door.url()}ws") as ws:
+        assert await closing_reason(ws) == "gamenight: this server has no room for new visitors; ask its host"
+    assert tab_processes(ME) == []
+    async with aiohttp.ClientSession(cookies={"gamenight_visitor": known}) as friend:
+        async with friend.ws_connect(f"{door.url()}ws") as ws:
+            await first_screen(ws)
+            [pid] = tab_processes(ME)
+            assert environ_of(pid)["GAMENIGHT_HOME"] == str(door.door.player_home(f"web-{known}"))
+    assert sorted(p.name for p in (door.door.root / "players").iterdir()) == [f"web-{known}"]
+    assert await no_tabs_left() == []
 
 
 @pytest.mark.parametrize("limits, reason", [
