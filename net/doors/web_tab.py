@@ -72,12 +72,19 @@ class TabApp(AppService):
         process = self._process
         return process.pid if process is not None else None
 
-    async def kill(self, seconds: float) -> None:
-        """Kill the child if it still runs, and reap it (within `seconds`)."""
+    async def end(self, grace: float, seconds: float) -> None:
+        """Let the child exit within `grace`, else kill it; reap it within `seconds` more.
+
+        Killing only what still runs matters: Popen's kill first polls, which would reap a
+        child that just exited under asyncio's watcher (it then logs an unknown child).
+        """
         process = self._process
         if process is None:
             return
-        if process.returncode is None:
+        try:
+            await asyncio.wait_for(process.wait(), grace)
+            return
+        except TimeoutError:
             process.kill()
         try:
             await asyncio.wait_for(process.wait(), seconds)
@@ -206,11 +213,14 @@ class Tab:
 
     async def _stop_child(self) -> None:
         """Ask the child to quit; kill it if it has not within `quit_seconds`."""
+        seconds = self.limits.quit_seconds
         try:
-            await asyncio.wait_for(self.app.stop(), self.limits.quit_seconds)
+            await asyncio.wait_for(self.app.stop(), seconds)
+            grace = seconds  # its output ended: it is on its way out
         except TimeoutError:
-            log.warning("browser door: child %s did not quit in %.0f s; killed it",
-                        self.app.pid, self.limits.quit_seconds)
-        except Exception:  # a broken pipe to a child that died: it is killed below all the same
+            log.warning("browser door: child %s did not quit in %.0f s; killed it", self.app.pid, seconds)
+            grace = 0.0
+        except Exception:  # a broken pipe to a child that died: it is reaped (or killed) below
             log.exception("browser door: stopping a child")
-        await self.app.kill(self.limits.quit_seconds)
+            grace = 0.0
+        await self.app.end(grace, seconds)
