@@ -93,16 +93,21 @@ class TabApp(AppService):
 
 
 def parse_message(text: str) -> tuple[str, Any] | None:
-    """What textual.js sent, checked: ("stdin", str), ("resize", (w, h)), ("ping", str),
+    """What textual.js sent, checked: ("stdin", UTF-8 bytes), ("resize", (w, h)), ("ping", str),
     ("focus" | "blur", None); anything else is None (dropped)."""
     try:
         envelope = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: "[[[[…" nested past the parser's depth
         return None
     if not isinstance(envelope, list) or not envelope or not isinstance(envelope[0], str):
         return None
     kind, data = envelope[0], envelope[1] if len(envelope) > 1 else None
-    if kind in ("stdin", "ping") and isinstance(data, str):
+    if kind == "stdin" and isinstance(data, str):
+        try:
+            return kind, data.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate ("\\ud800"): no key a keyboard makes
+            return None
+    if kind == "ping" and isinstance(data, str):
         return kind, data
     if kind == "resize" and isinstance(data, dict):
         width, height = data.get("width"), data.get("height")
@@ -201,7 +206,7 @@ class Tab:
 
     async def _forward(self, kind: str, data: Any) -> None:
         if kind == "stdin":
-            await self.app.send_bytes(data.encode("utf-8"))
+            await self.app.send_bytes(data)
         elif kind == "resize":
             await self.app.set_terminal_size(*data)
         elif kind == "ping":

@@ -104,7 +104,8 @@ async def test_a_tab_runs_its_own_gamenight_behind_the_door_and_the_browser_keep
             assert env["GAMENIGHT_HOME"] == str(door.door.player_home(f"web-{visitor}"))
             # What textual.js never sends is dropped; the session goes on and a key still works.
             for junk in ("not json", "{}", "[]", "[1, 2]", '["stdin", 5]', '["resize", {"width": "x"}]',
-                         '["nonsense", "q"]', '["stdin", "' + "x" * 70_000 + '"]'):
+                         '["nonsense", "q"]', '["stdin", "' + "x" * 70_000 + '"]', "[" * 60_000,
+                         '["stdin", "\\ud800"]', '["ping", {"a": 1}]'):
                 await ws.send_str(junk)
             await ws.send_str('["resize", {"width": 100000, "height": -3}]')
             await ws.send_str('["stdin", "q"]')  # the menu's Quit
