@@ -15,7 +15,7 @@ cap), with what a door on a relay needs:
   folder, so the same browser finds its settings and its unfinished game from Continue next
   time (a fresh id per tab would lose both; a browser that keeps no cookies gets a fresh one
   each visit). New browsers past `visitors` are refused, so folders cannot pile up unbounded;
-- headers that keep the key in the page: no Referer to other sites, no framing, no caching.
+- headers that keep the key in the page: no Referer to other sites, no framing, the page not cached.
 """
 
 from __future__ import annotations
