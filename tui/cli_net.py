@@ -67,6 +67,7 @@ def add_net_commands(subparsers: argparse._SubParsersAction) -> None:
     relay.add_argument("--archive", help="directory for the game logs (default: <data dir>/archive)")
     relay.add_argument("--prefix", default="gamenight/v1", help="topic prefix")
     _access_args(relay)
+    _web_door_args(relay)
     relay.set_defaults(func=cmd_relay)
 
 
@@ -496,23 +497,63 @@ def cmd_relay(args: argparse.Namespace) -> int:
     _check_exposure(settings)
     if args.bots < 0:
         raise _cli_error("--bots cannot be negative")
-    return _run(_relay(settings, args.bots, Path(args.archive) if args.archive else None))
+    web = _web_door_options(args)
+    return _run(_relay(settings, args.bots, Path(args.archive) if args.archive else None, web))
 
 
-async def _relay(settings: Any, bots: int, archive: Any) -> int:
+async def _relay(settings: Any, bots: int, archive: Any, web: dict[str, Any] | None = None) -> int:
     from net.relay import Relay
 
     relay = Relay(settings, max_bots=bots, archive=archive)
     await relay.start()
     pin = f"; certificate sha256 {settings.fingerprint}" if settings.fingerprint else ""
     _print(f"relay on {relay.url} (archive {relay.archive}, up to {bots} bots{pin}); Ctrl-C stops it")
+    door = None
     try:
+        door = await _start_web_door(relay.url, settings.bind, web) if web else None
         await relay.wait()
     except asyncio.CancelledError:
         pass
     finally:
+        if door is not None:
+            await door.stop()
         await relay.stop()
     return 0
+
+
+# ---- the browser door (net/doors/web.py) -----------------------------------------------
+def _web_door_args(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--web", type=int, metavar="PORT",
+                        help="browser door: each browser tab gets its own gamenight on this port "
+                             "(on --bind; the address to give out, with its key, is printed)")
+    parser.add_argument("--web-sessions", type=int, default=8, metavar="N",
+                        help="browser door: tabs at once (default 8); the next is told the server is full")
+    parser.add_argument("--web-name", metavar="NAME", help="browser door: the page title's name (default: this machine's)")
+
+
+def _web_door_options(args: argparse.Namespace) -> dict[str, Any] | None:
+    if args.web is None:
+        return None
+    if not 0 <= args.web <= 65535:
+        raise _cli_error(f"--web must be a port from 0 to 65535, not {args.web}")
+    if args.web_sessions < 1:
+        raise _cli_error(f"--web-sessions must be at least 1, not {args.web_sessions}")
+    return {"port": args.web, "sessions": args.web_sessions, "name": args.web_name}
+
+
+async def _start_web_door(broker_url: str, bind: str, web: dict[str, Any]) -> Any:
+    from net.doors.env import Door
+    from net.doors.web import WebDoor, WebLimits, door_title
+    from net.launch import lan_address
+    from net.paths import data_dir
+
+    door = WebDoor(Door(data_dir() / "door", broker_url, "web"), bind=bind, port=web["port"],
+                   title=door_title(web["name"]), limits=WebLimits(sessions=web["sessions"]))
+    await door.start()
+    host = lan_address() if bind in ("0.0.0.0", "") else None
+    _print(f"browser door on {door.url(host)} (up to {web['sessions']} tabs); give this address, "
+           "key included, to the friends who play in a browser")
+    return door
 
 
 # ---- selfplay --net ---------------------------------------------------------------------
