@@ -97,6 +97,7 @@ class SshDoor:
         return self._server.get_port() if self._server else self.options.port
 
     async def start(self) -> None:
+        logging.getLogger("asyncssh").setLevel(logging.WARNING)  # our own line per session and refusal
         self.host_key = load_or_create_host_key(self.options.host_key)
         (self.options.root / "players").mkdir(parents=True, exist_ok=True, mode=0o700)
         self._server = await asyncssh.create_server(
@@ -135,6 +136,8 @@ class DoorConnection(asyncssh.SSHServer):
         self.address = "?"
         self.key: asyncssh.SSHKey | None = None  # the key of the last accepted offer
         self.banner_sent = False
+        self.offered: set[bytes] = set()  # keys offered on this connection (bounded by the bucket)
+        self.refusal: str | None = None  # the line a refused connection is told at auth
         self.counted = False  # in door.pending
         self.session: VisitorSession | None = None
 
@@ -143,14 +146,22 @@ class DoorConnection(asyncssh.SSHServer):
         peer = conn.get_extra_info("peername") or ("?",)
         self.address = str(peer[0])
         door = self.door
-        reason = door.connection_buckets.take(self.address, time.monotonic())
-        if reason is None and door.pending >= door.limits.pending_connections:
-            reason = "the door is busy (too many connections logging in); try again in a minute"
-        if reason is not None:
-            conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, door.refuse(self.address, "", reason))
+        if door.pending >= 2 * door.limits.pending_connections:
+            conn.abort()  # a flood: not even a key exchange, nor a line
+            log.info("ssh door: dropped a connection from %s: %d connections logging in", self.address, door.pending)
             return
+        self.refusal = door.connection_buckets.take(self.address, time.monotonic())
+        if self.refusal is None and door.pending >= door.limits.pending_connections:
+            self.refusal = "the door is busy (too many connections logging in); try again in a minute"
         door.pending += 1
         self.counted = True
+
+    def begin_auth(self, username: str) -> bool:
+        """Every visitor authenticates (by key). A refused connection is told why here: the
+        first moment the client shows what the server says (the disconnect reason)."""
+        if self.refusal is not None and self.conn is not None:
+            self.conn.disconnect(asyncssh.DISC_TOO_MANY_CONNECTIONS, self.door.refuse(self.address, "", self.refusal))
+        return True
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._uncount()
@@ -162,16 +173,15 @@ class DoorConnection(asyncssh.SSHServer):
             self.counted = False
             self.door.pending -= 1
 
-    def begin_auth(self, username: str) -> bool:
-        return True  # every visitor authenticates (by key)
-
     def public_key_auth_supported(self) -> bool:
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         assert self.conn is not None
         door = self.door
-        reason = door.auth_buckets.take(self.address, time.monotonic())
+        first_offer = key.public_data not in self.offered  # a client asks, then signs: one attempt
+        self.offered.add(key.public_data)
+        reason = door.auth_buckets.take(self.address, time.monotonic()) if first_offer else None
         if reason is not None:
             self.conn.disconnect(asyncssh.DISC_NO_MORE_AUTH_METHODS_AVAILABLE,
                                  door.refuse(self.address, fingerprint(key), reason))
