@@ -130,6 +130,13 @@ def _ssh_door_options(args: argparse.Namespace, bind: str) -> Any:
         raise _cli_error(f"--ssh must be a port from 0 to 65535, not {args.ssh}")
     if bool(args.open) == bool(args.authorized_keys):
         raise _cli_error("--ssh needs --authorized-keys FILE (admit those keys) or --open (admit any key)")
+    if args.authorized_keys:
+        from net.doors.ssh_keys import AuthorizedKeys, KeyFileError
+
+        try:
+            AuthorizedKeys(Path(args.authorized_keys))  # a file that does not read stops us before we listen
+        except KeyFileError as exc:
+            raise _cli_error(str(exc)) from None
     try:
         limits = DoorLimits(
             sessions_per_key=args.ssh_sessions_per_key, sessions_total=args.ssh_sessions,

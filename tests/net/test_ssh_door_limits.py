@@ -265,3 +265,21 @@ async def test_only_listed_keys_come_in_and_a_list_edited_while_running_counts(t
         (await connect(eve)).close()
     finally:
         await door.stop()
+
+
+# ---- the relay's flags ---------------------------------------------------------------------
+@pytest.mark.parametrize("flags, line", [
+    (["--ssh", "2222"], "--ssh needs --authorized-keys FILE (admit those keys) or --open (admit any key)"),
+    (["--ssh", "2222", "--open", "--authorized-keys", "k"], "--ssh needs --authorized-keys FILE"),
+    (["--open"], "--open needs --ssh PORT"),
+    (["--ssh", "70000", "--open"], "--ssh must be a port from 0 to 65535, not 70000"),
+    (["--ssh", "0", "--open", "--ssh-sessions", "0"], "--ssh: sessions total must be at least 1, not 0"),
+    (["--ssh", "0", "--authorized-keys", "/nonexistent/keys"], "cannot read the authorized keys /nonexistent/keys"),
+])
+def test_bad_door_flags_are_one_line_before_anything_listens(flags, line, tmp_path, monkeypatch, capsys):
+    from tui.cli import main
+
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
+    assert main(["relay", "--port", "0", *flags]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and line in err[0], err
