@@ -94,7 +94,8 @@ def _ssh_door_args(parser: argparse.ArgumentParser) -> None:
 
     d = DoorLimits()
     door = parser.add_argument_group("SSH door (players need only an ssh client)")
-    door.add_argument("--ssh", type=int, metavar="PORT", help="also listen for SSH on PORT (same address as --bind)")
+    door.add_argument("--ssh", metavar="[ADDR:]PORT",
+                      help="also listen for SSH on PORT (at --bind's address, or at ADDR: e.g. 0.0.0.0:2222 opens only the door)")
     door.add_argument("--authorized-keys", metavar="FILE", help="admit only the keys in FILE (OpenSSH format)")
     door.add_argument("--open", action="store_true", help="admit any SSH key (each key is its own player)")
     door.add_argument("--ssh-sessions-per-key", type=int, default=d.sessions_per_key, metavar="N",
@@ -126,8 +127,10 @@ def _ssh_door_options(args: argparse.Namespace, bind: str) -> Any:
     from net.doors.ssh_keys import HOST_KEY_NAME
     from net.paths import data_dir
 
-    if not 0 <= args.ssh <= 65535:
-        raise _cli_error(f"--ssh must be a port from 0 to 65535, not {args.ssh}")
+    address, _, port_text = args.ssh.rpartition(":")
+    if not port_text.isdigit() or not 0 <= int(port_text) <= 65535:
+        raise _cli_error(f"--ssh must be a port from 0 to 65535 (or ADDR:PORT), not {args.ssh}")
+    bind = address.strip("[]") or bind
     if bool(args.open) == bool(args.authorized_keys):
         raise _cli_error("--ssh needs --authorized-keys FILE (admit those keys) or --open (admit any key)")
     if args.authorized_keys:
@@ -146,7 +149,7 @@ def _ssh_door_options(args: argparse.Namespace, bind: str) -> Any:
             auth_burst=max(1, min(DoorLimits.auth_burst, int(args.ssh_auth_per_minute))),
             idle_seconds=args.ssh_idle_minutes * 60, session_seconds=args.ssh_session_hours * 3600)
         return SshDoorOptions(
-            port=args.ssh, bind=bind, command=(sys.executable, "-m", "tui.cli"),
+            port=int(port_text), bind=bind, command=(sys.executable, "-m", "tui.cli"),
             root=data_dir() / "doors" / "ssh", host_key=data_dir() / HOST_KEY_NAME,
             authorized_keys=Path(args.authorized_keys) if args.authorized_keys else None,
             open=bool(args.open), limits=limits)

@@ -272,7 +272,8 @@ async def test_only_listed_keys_come_in_and_a_list_edited_while_running_counts(t
     (["--ssh", "2222"], "--ssh needs --authorized-keys FILE (admit those keys) or --open (admit any key)"),
     (["--ssh", "2222", "--open", "--authorized-keys", "k"], "--ssh needs --authorized-keys FILE"),
     (["--open"], "--open needs --ssh PORT"),
-    (["--ssh", "70000", "--open"], "--ssh must be a port from 0 to 65535, not 70000"),
+    (["--ssh", "70000", "--open"], "--ssh must be a port from 0 to 65535 (or ADDR:PORT), not 70000"),
+    (["--ssh", "127.0.0.1:x", "--open"], "--ssh must be a port from 0 to 65535 (or ADDR:PORT), not 127.0.0.1:x"),
     (["--ssh", "0", "--open", "--ssh-sessions", "0"], "--ssh: sessions total must be at least 1, not 0"),
     (["--ssh", "0", "--authorized-keys", "/nonexistent/keys"], "cannot read the authorized keys /nonexistent/keys"),
 ])
