@@ -50,7 +50,10 @@ class PtyChild:
 
     def __init__(self, argv: Sequence[str], env: Mapping[str, str], cwd: Path, cols: int, rows: int,
                  on_output: Callable[[bytes], None], on_exit: Callable[[int], None]) -> None:
-        self.argv, self.env, self.cwd = list(argv), dict(env), cwd
+        self.argv, self.cwd = list(argv), cwd
+        # The size is the pty's: COLUMNS/LINES left in the environment (pytest-xdist sets them,
+        # a shell may export them) would pin the app at that size and make it deaf to resizes.
+        self.env = {k: v for k, v in env.items() if k not in ("COLUMNS", "LINES")}
         self.size = window_size(cols, rows)
         self.on_output, self.on_exit = on_output, on_exit
         self.master = -1

@@ -34,7 +34,8 @@ signal.signal(signal.SIGWINCH, size)
 grand = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"])
 env = os.environ
 os.write(1, f"ready pid {os.getpid()} grandchild {grand.pid} TERM={env['TERM']} "
-            f"COLORTERM={env.get('COLORTERM', '-')} HOME={env['GAMENIGHT_HOME']}\r\n".encode())
+            f"COLORTERM={env.get('COLORTERM', '-')} COLUMNS={env.get('COLUMNS', '-')} "
+            f"HOME={env['GAMENIGHT_HOME']}\r\n".encode())
 size()
 while True:
     data = os.read(0, 1024)
@@ -182,7 +183,9 @@ async def test_twenty_sessions_then_the_caps_refuse_and_nothing_is_left_after(tm
     assert door.sessions == set() and door.caps.count == 0 and door.pending == 0
 
 
-async def test_the_app_gets_the_visitors_terminal_its_size_and_never_early_input(tmp_path):
+async def test_the_app_gets_the_visitors_terminal_its_size_and_never_early_input(tmp_path, monkeypatch):
+    monkeypatch.setenv("COLUMNS", "80")  # the relay's own terminal size must not pin the app's
+    monkeypatch.setenv("LINES", "24")
     door = await start_door(door_options(tmp_path, delay=1.0))
     key = asyncssh.generate_private_key("ssh-ed25519")
     try:
@@ -192,7 +195,7 @@ async def test_the_app_gets_the_visitors_terminal_its_size_and_never_early_input
         assert head.startswith(b"\x1b[?1000l") and b"\x1b[?1004l" in head and b"\x1b[?2004l" in head
         process.stdin.write(b"typed too early")
         out = await read_until(process.stdout, rb"size \d+x\d+")
-        assert b"TERM=xterm COLORTERM=truecolor" in out
+        assert b"TERM=xterm COLORTERM=truecolor COLUMNS=- " in out
         assert f"HOME={tmp_path / 'door' / 'players' / key_id(key.public_data)}".encode() in out
         assert b"size 100x30" in out and b"typed too early" not in out  # no echo, not delivered
         process.change_terminal_size(120, 40)
