@@ -456,3 +456,40 @@ async def test_an_end_by_vote_survives_a_crash_and_replays_alike_in_another_proc
         assert replayed == {"phase": "over", "hash": ls.hash.hex(), "result": repr(to_plain(ls.result()))}
     await _stop(peers)
 
+
+
+async def test_the_last_seat_to_send_its_key_sees_the_card_first_and_withholding_costs_it_the_vote():
+    """A public card opens with every seat's key. The seat whose key comes last holds all the
+    others' keys before it sends its own: it sees the card before the table does (as the last
+    player at a physical table to look at a card turned over). Withholding its key then only
+    stalls the table: past the deadline the others vote, and the staller is ranked last."""
+    held: list[bytes] = []
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(3)]
+    for t in transports:
+        await t.start()
+    publish = transports[CHEAT].publish_now
+
+    def hold_opens(topic, payload, qos=1, retain=False):
+        if _kind(payload) == "deck_open":
+            held.append(payload)
+            return True
+        return publish(topic, payload, qos, retain)
+
+    transports[CHEAT].publish_now = hold_opens  # type: ignore[method-assign]
+    peers = await table_of(3, transports, game=get_game("ten"))
+    clock = FakeClock()
+    for p in peers:
+        p.lockstep.ctx.clock = clock
+    _play(peers)
+    honest = [peers[s].lockstep for s in HONEST]
+    await until(lambda: held and all(ls.steps.dealing.reveal is not None and ls.awaited() == {CHEAT}
+                                     for ls in honest), 60)
+    opened = honest[0].steps.dealing.reveal.public
+    cheater = peers[CHEAT].lockstep.steps.dealing
+    assert all(t in cheater.shown for t in opened), "the last revealer knows the card already"
+    assert not any(t in ls.steps.dealing.shown for ls in honest for t in opened), "the table does not"
+    clock.offset += 10_000
+    await _vote(peers, cause="late")
+    await _agreed_end(peers)
+    await _stop(peers)
