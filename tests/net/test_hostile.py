@@ -493,3 +493,62 @@ async def test_the_last_seat_to_send_its_key_sees_the_card_first_and_withholding
     await _vote(peers, cause="late")
     await _agreed_end(peers)
     await _stop(peers)
+
+
+async def test_the_end_screen_says_who_showed_their_cards_and_offers_the_audits_vote() -> None:
+    """The stalled Money! game ended by vote: the end screen (on the real NetTable) says who
+    showed their scoring cards; and an end screen whose table offers a vote after the audit
+    (Ctrl+E) sends it and shows the result the vote made."""
+    from textual.app import App
+    from textual.widgets import Static
+
+    from tui.net_table import NetTable
+    from tui.screens.end import EndScreen
+    from tui.screens.vote import VoteDialog
+
+    transports, peers, clock = await _dealt_table("money", {"act", "commit", "reveal"})
+    _play(peers, (CHEAT,))
+    await _cheater_to_move(peers)
+    clock.offset += 10_000
+    await _vote(peers, cause="late")
+    await _agreed_end(peers)
+    table = NetTable(peers[0])
+    app = App()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.push_screen(EndScreen("Money!", table.names, table.result(), table))
+        await pilot.pause()
+        winners = str(app.screen.query_one("#end-winners", Static).render())
+        assert "Ended early: P1 did not play in time" in winners and "cards shown by P0, P2" in winners
+        assert "P1 showed none" in winners
+        assert "left before revealing" in str(app.screen.query_one("#end-deal", Static).render())
+
+    class AfterAudit:  # a table whose audit proved seat 1 cheated after the game's own end
+        names = ["P0", "P1", "P2"]
+        deal_line = "Deal: P1 cheated (deck main: position 0 of its shuffle is not a card)"
+
+        def __init__(self) -> None:
+            self.votes: list[str] = []
+            self.before = peers[0].lockstep.game.result_now(peers[0].lockstep.state)
+
+        def vote_options(self):
+            return None if self.votes else {"seats": (1,), "cause": "proof", "names": ["P1"], "voted": None}
+
+        def vote(self, choice: str) -> None:
+            self.votes.append(choice)
+
+        def result(self):
+            return peers[0].lockstep.result() if self.votes else self.before
+
+    fake = AfterAudit()
+    app = App()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await app.push_screen(EndScreen("Money!", fake.names, fake.result(), fake))
+        await pilot.pause()
+        await pilot.press("ctrl+e")
+        await pilot.pause()
+        assert isinstance(app.screen, VoteDialog)
+        await pilot.press("e")
+        await pilot.pause(0.8)
+        assert fake.votes == ["end"]
+        assert "Ended early" in str(app.screen.query_one("#end-winners", Static).render())
+    await _stop(peers)
