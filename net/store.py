@@ -128,7 +128,8 @@ class GameStore:
             ready = [f for t, f in self._waiters if t <= ticket]
             self._waiters = [(t, f) for t, f in self._waiters if t > ticket]
         for future in ready:
-            future.set_result(None)
+            if future.set_running_or_notify_cancel():  # its waiter may have been cancelled (a peer stopping)
+                future.set_result(None)
 
     def unwritten(self) -> Awaitable[None] | None:
         """None if all this store was asked to write is written; else an awaitable for when it is.
