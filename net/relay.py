@@ -8,8 +8,8 @@
   connection) play that many seats once the table has started, up to the relay's capacity
   (net/relay_lending.py: what a fake table can take of them).
 
-A table that has not started costs a watcher without files (its log stays in memory until the
-start). A finished game is forgotten: its watcher, bots, connections and open log are
+A table that has not begun to play costs a watcher without files (its log stays in memory
+until then). A finished game is forgotten: its watcher, bots, connections and open log are
 released, and a later `sync_req` for it is answered from the log on disk (a few recent ones
 stay loaded), so memory and open files stay flat however many games the relay has archived.
 What one announcing key can take is capped: games watched at once, bots at once, and games
@@ -38,8 +38,8 @@ from .launch import BrokerSettings, connect, start_broker
 from .lockstep import Lockstep, Note, Output, Publish
 from .paths import atomic_write, data_dir
 from .peer import Peer
-from .relay_lending import BotLending
-from .store import GameStore, read_log
+from .relay_lending import BotLending, store_when_playing
+from .store import GameStore, PendingStore, read_log
 from .topics import Topics, lobby_filter
 from .transport import Transport
 
@@ -64,7 +64,7 @@ class RelayLimits:
     # player to think), and how long a table may wait on its players before it lends its
     # bots to a table that waits, when setting up and when playing
     setup_tables: int = 32
-    setup_wait: float = 3.0
+    setup_wait: float = 1.0
     idle_seconds: float = 30.0
 
 
@@ -152,10 +152,15 @@ class Relay:
     def spawn(self, coro) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
+        task.add_done_callback(self._done)
 
-    def publish(self, topic: str, payload: bytes) -> None:
-        self.spawn(self.transport.publish(topic, payload))
+    def _done(self, task: asyncio.Task) -> None:
+        self._pending.discard(task)
+        if not task.cancelled() and task.exception() is not None:  # e.g. a publish as the relay stops
+            log.info("relay: %s failed: %s", task.get_coro().__qualname__, task.exception())
+
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        self.spawn(self.transport.publish(topic, payload, retain=retain))
 
     def wake(self) -> None:
         """Something changed for the bots: the relay's clock looks now, not at its next tick."""
@@ -230,7 +235,9 @@ class Relay:
             peer.store = GameStore(self.archive / env.gid)
             peer.restore(peer.store.read_log())
             peer.store.save_meta(meta)
-        peer.listeners.append(lambda note: self._on_watched(peer, note, meta))
+        else:
+            peer.store = PendingStore(meta)  # on disk once it plays (store_when_playing)
+        peer.listeners.append(lambda note: self._on_watched(peer, note))
         outputs = lockstep.receive(env)
         self.watchers[env.gid] = peer
         self.hosts[env.gid] = env.sender.hex()
@@ -247,17 +254,8 @@ class Relay:
             return
         self._forgetting[gid] = asyncio.get_running_loop().create_task(self._forget_when_done(gid, peer))
 
-    def _on_watched(self, peer: Peer, note: Note, meta: dict) -> None:
-        """The table started: its log goes to disk from now on (a fake lobby costs no file)."""
-        if note.kind == "started" and peer.store is None:
-            store = GameStore(self.archive / peer.lockstep.gid)
-            start = peer.lockstep.lobby.start_raw
-            for _, raw in peer.lockstep.accepted:  # what came after the start is kept after this note
-                store.append(raw)
-                if raw == start:
-                    break
-            store.save_meta(meta)
-            peer.store = store
+    def _on_watched(self, peer: Peer, note: Note) -> None:
+        store_when_playing(peer, self.archive / peer.lockstep.gid)
         if note.kind in ("started", "waiting", "changed", "vote"):
             self.wake()
 

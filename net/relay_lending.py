@@ -35,6 +35,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from hashlib import sha256
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .codec import Envelope, decode_envelope
@@ -43,7 +44,7 @@ from .identity import Identity
 from .lockstep import Lockstep, Publish
 from .peer import Peer
 from .session import join_game
-from .store import WRITER, GameStore, games_dir
+from .store import WRITER, PendingStore, games_dir, read_log
 from .topics import Topics
 
 if TYPE_CHECKING:
@@ -53,6 +54,13 @@ log = logging.getLogger("gamenight.net")
 
 BOT_KEYS = b"gamenight/v1 relay bot key\0"
 ASK_AGAIN = 3.0  # seconds before a bot's hello (or a failed start) is tried again
+
+
+def store_when_playing(peer: Peer, path: Path) -> None:
+    """A table's log goes to disk once its game has begun (a fake table, one that never starts
+    or stalls while setting up, costs the relay no file)."""
+    if isinstance(peer.store, PendingStore) and peer.lockstep.phase in ("play", "over"):
+        peer.store = peer.store.to_disk(path)
 
 
 @dataclass
@@ -287,16 +295,16 @@ class BotLending:
         """Bot `number` of `gid` on the relay's connection: resumed from its files after a park,
         or, the first time, caught up from the watcher's verified log (it needs nobody's answer)."""
         relay, identity, name = self.relay, self.bot_identity(gid, number), f"Bot {number}"
-        store = GameStore.for_peer(gid, identity.peer_id)
-        if store.read_log():
-            store.close()
+        path = games_dir() / gid / identity.peer_id
+        if read_log(path / "log.bin"):
             return await join_game(relay.transport, identity, gid, name=name, prefix=relay.settings.prefix,
                                    bot="best", broker_url=relay.url, game=watcher.lockstep.game)
         seen = watcher.lockstep
-        lockstep = Lockstep(seen.game, gid, identity, name=name, secrets=store.load_secrets())
+        lockstep = Lockstep(seen.game, gid, identity, name=name)
+        store = PendingStore({"gid": gid, "game": seen.game.id, "role": "bot", "broker": relay.url,
+                              "prefix": relay.settings.prefix, "name": name, "pin": ""})
         peer = Peer(lockstep, relay.transport, prefix=relay.settings.prefix, store=store, bot="best")
-        store.save_meta({"gid": gid, "game": seen.game.id, "role": "bot", "broker": relay.url,
-                         "prefix": relay.settings.prefix, "name": name, "pin": ""})
+        peer.listeners.append(lambda _: store_when_playing(peer, path))  # setting up, it never resumes
         raws = [seen.lobby.announce_raw or b""] + [raw for _, raw in list(seen.accepted)]  # the host's rules first
         outputs = [out for raw in raws if raw for out in lockstep.receive(decode_envelope(raw))]
         await peer.start(outputs + lockstep.sync_request())
@@ -322,6 +330,9 @@ class BotLending:
             return
         table.released = True
         await self._stop_peers(table)
+        topics = Topics(gid, self.relay.settings.prefix)
+        for number in table.numbers.values():  # nothing of a bot stays retained on the broker
+            self.relay.publish(topics.presence(self.bot_identity(gid, number).peer_id), b"", retain=True)
         if table.numbers:  # off the relay's clock: the disk writer may have a queue
             self.relay.spawn(self._delete_files(table))
 

@@ -178,8 +178,7 @@ async def test_a_flood_of_fake_tables_from_fresh_keys_leaves_the_bots_to_a_real_
                      and sum(p.lockstep.phase == "seed" for p in relay.watchers.values()) == 50)
         await settle(200)
         assert relay.bots_running == 0 and relay.lending.served == 0, "fake tables took bots"
-        archived = {p.name for p in (tmp_path / "archive").iterdir()}
-        assert archived == {p.lockstep.gid for p in fakes[50:]}, "a table that never started cost a file"
+        assert not list((tmp_path / "archive").iterdir()), "a table that never began to play cost a file"
         host = await _real_host(real)
         await _plays(host)
         assert relay.lending.served == 1 and relay.bots_running == 2
@@ -208,6 +207,7 @@ async def test_tables_that_stall_while_setting_up_give_their_slot_to_the_next(tm
         holding = [g for g, t in relay.lending.tables.items() if t.peers and g in gids]
         assert len(holding) <= 2 * 2 and relay.bots_running <= 2 * (len(holding) + 1)
         assert all(p.lockstep.phase == "seed" for p in fakes)
+        assert {p.name for p in (tmp_path / "archive").iterdir()} == {host.lockstep.gid}  # files: its game only
         await host.stop()
         for peer in fakes:
             await peer.stop()
