@@ -33,18 +33,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from net_relay import open_fds, rss_mb  # noqa: E402  (this folder is on the path of a script)
+
 VARIANTS = {"lobby": (4, None), "stall": (3, b"seed_commit"), "commit-stall": (3, b"seed_reveal")}
-
-
-def rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
-def open_fds() -> int:
-    return len(os.listdir("/proc/self/fd"))
 
 
 async def time_to_bots(url: str, timeout: float) -> float | None:

@@ -141,6 +141,13 @@ async def _memory_relay(tmp_path, monkeypatch, max_bots: int = 8, **limits) -> t
     return broker, relay
 
 
+async def _connections(broker: MemoryBroker, n: int) -> list[MemoryTransport]:
+    transports = [MemoryTransport(broker) for _ in range(n)]
+    for t in transports:
+        await t.start()
+    return transports
+
+
 async def _fakes(transport: Transport, count: int, *, players: int, withheld: bytes | None = None) -> list[Peer]:
     """`count` tables from fresh keys asking for two relay bots; with `withheld`, the fakes
     never send a message holding it (their peers make it and keep it: a host that stalls)."""
@@ -167,9 +174,7 @@ async def _plays(peer: Peer, timeout: float = 60.0) -> None:
 
 async def test_a_flood_of_fake_tables_from_fresh_keys_leaves_the_bots_to_a_real_host(tmp_path, monkeypatch) -> None:
     broker, relay = await _memory_relay(tmp_path, monkeypatch)
-    lobby, stalling, real = MemoryTransport(broker), MemoryTransport(broker), MemoryTransport(broker)
-    for t in (lobby, stalling, real):
-        await t.start()
+    lobby, stalling, real = await _connections(broker, 3)
     try:
         # 50 tables for four that never fill, 50 for three that start but whose host never
         # commits its seed share: 100 fresh keys, each asking for two bots (8 bots in all)
@@ -192,9 +197,7 @@ async def test_a_flood_of_fake_tables_from_fresh_keys_leaves_the_bots_to_a_real_
 
 async def test_tables_that_stall_while_setting_up_give_their_slot_to_the_next(tmp_path, monkeypatch) -> None:
     broker, relay = await _memory_relay(tmp_path, monkeypatch, setup_tables=2, setup_wait=0.3)
-    fake, real = MemoryTransport(broker), MemoryTransport(broker)
-    for t in (fake, real):
-        await t.start()
+    fake, real = await _connections(broker, 2)
     try:
         # their hosts commit (so the relay lends them bots), then never reveal
         fakes = await _fakes(fake, 8, players=3, withheld=b"seed_reveal")
@@ -217,9 +220,7 @@ async def test_tables_that_stall_while_setting_up_give_their_slot_to_the_next(tm
 
 async def test_an_idle_table_lends_its_bots_and_gets_them_back_when_its_player_moves(tmp_path, monkeypatch) -> None:
     broker, relay = await _memory_relay(tmp_path, monkeypatch, max_bots=2, idle_seconds=0.5)
-    first, second = MemoryTransport(broker), MemoryTransport(broker)
-    for t in (first, second):
-        await t.start()
+    first, second = await _connections(broker, 2)
     try:
         slow = await _real_host(first, bot=None)  # a player who thinks a long time
         await _plays(slow)
@@ -274,8 +275,7 @@ async def test_what_one_announcing_key_may_take_is_capped(tmp_path, monkeypatch)
 
 async def test_a_table_that_never_starts_costs_no_bot_and_no_file(tmp_path, monkeypatch) -> None:
     broker, relay = await _memory_relay(tmp_path, monkeypatch, lobby_seconds=1.0, lobby_tables=3)
-    transport = MemoryTransport(broker)
-    await transport.start()
+    (transport,) = await _connections(broker, 1)
     try:
         # tables for four that ask for two bots and never find a fourth player: the relay's
         # bots ask for seats only once they are the last free ones
