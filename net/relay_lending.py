@@ -11,8 +11,9 @@
   a dealt game's first deal) needs no player to think, so a table that waits on its players
   for `setup_wait` seconds there is stalled: its slot goes to the next table (its idle bots
   stay, and go on if its players do), and it loses its bots for good once its players are
-  late by the table's deadline or all offline, or when more than `setup_tables` tables are stalled (the
-  longest stalled first). (Setting up again from files would sign the bots' seed shares anew.)
+  late by the table's deadline or all offline, or when more than `setup_tables` tables are
+  stalled (the longest stalled first). (Set up again from files, a bot would sign its seed
+  share anew.)
 - Play: from the first step, the bots of at most `max_bots` seats play at once. A table
   waiting only on its players whose log has not moved for `idle_seconds` parks its bots
   (peers stopped, their files kept) when another table needs them, and parks them anyway
@@ -32,7 +33,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import shutil
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from hashlib import sha256
 from pathlib import Path
@@ -56,10 +56,10 @@ BOT_KEYS = b"gamenight/v1 relay bot key\0"
 ASK_AGAIN = 3.0  # seconds before a bot's hello (or a failed start) is tried again
 
 
-def store_when_playing(peer: Peer, path: Path) -> None:
+def store_when_playing(peer: Peer, path: Path, now: bool = False) -> None:
     """A table's log goes to disk once its game has begun (a fake table, one that never starts
-    or stalls while setting up, costs the relay no file)."""
-    if isinstance(peer.store, PendingStore) and peer.lockstep.phase in ("play", "over"):
+    or stalls while setting up, costs the relay no file), or `now`."""
+    if isinstance(peer.store, PendingStore) and (now or peer.lockstep.phase in ("play", "over")):
         peer.store = peer.store.to_disk(path)
 
 
@@ -128,8 +128,8 @@ class BotLending:
         """Ask for the bots' seats once they are the only free ones (the start follows)."""
         body = env.body
         wanted = min(body["relay_bots"], self.limits.bots_per_key, self.relay.max_bots)
-        if wanted <= 0 or not body["open"]:
-            return
+        if wanted <= 0 or not body["open"] or env.sender != watcher.lockstep.host_key:
+            return  # (anyone may overwrite a retained announcement: only the host's counts)
         table = self.tables.get(env.gid)
         if table is None:
             table = self.tables[env.gid] = BotSeats(env.gid, env.sender.hex(), wanted)
@@ -228,7 +228,7 @@ class BotLending:
             if kind in blocked:
                 continue
             same_host = [t for t in self.tables.values() if t.host == table.host and t is not table]
-            if not self._make_room(table, same_host, self.limits.bots_per_key, len(table.seats), BotSeats.holds, now):
+            if not self._make_room(table, same_host, self.limits.bots_per_key, now):
                 continue  # its host has its share busy: the next table goes
             if not self._room(table, now):
                 blocked.add(kind)
@@ -245,13 +245,12 @@ class BotLending:
         if table.setting_up:  # a stalled setup keeps its bots, not its slot
             busy = sum(1 for t in alike if t.holds() and not t.stalled(now, self.limits.setup_wait))
             return busy < self.limits.setup_tables
-        return self._make_room(table, alike, self.relay.max_bots, len(table.seats), BotSeats.holds, now)
+        return self._make_room(table, alike, self.relay.max_bots, now)
 
-    def _make_room(self, table: BotSeats, others: list[BotSeats], capacity: int, need: int,
-                   cost: Callable[[BotSeats], int], now: float) -> bool:
-        """Whether `need` fits in `capacity` beside what `others` hold, parking the bots of those
-        playing and idle on their players (the longest idle first) to make room if need be."""
-        free = capacity - sum(cost(t) for t in others)
+    def _make_room(self, table: BotSeats, others: list[BotSeats], capacity: int, now: float) -> bool:
+        """Whether the bots of `table` fit in `capacity` beside those `others` hold, parking the
+        bots of those playing and idle on their players (the longest idle first) if need be."""
+        need, free = len(table.seats), capacity - sum(t.holds() for t in others)
         idle = [t for t in others if t.state == "running" and not t.setting_up
                 and t.on_players(now) >= self.limits.idle_seconds]
         for other in sorted(idle, key=lambda t: t.moved):
@@ -259,7 +258,7 @@ class BotLending:
                 break
             log.info("relay: %s waits on its players (%.0f s): its bots go to %s", other.gid,
                      other.on_players(now), table.gid)
-            free += cost(other)
+            free += other.holds()
             other.state = "parking"
             self.relay.spawn(self._park(other))
         return free >= need
@@ -312,6 +311,9 @@ class BotLending:
 
     async def _park(self, table: BotSeats) -> None:
         table.state = "parking"
+        for peer in table.peers:  # a bot a step behind its table: its files must hold what it drew
+            if peer.lockstep.me is not None:
+                store_when_playing(peer, games_dir() / table.gid / peer.lockstep.me.peer_id, now=True)
         await self._stop_peers(table)
         table.state, table.queued = "waiting", None
         self.parked += 1
