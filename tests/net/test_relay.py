@@ -20,7 +20,7 @@ from net.store import read_log
 from net.transport import MemoryBroker, MemoryTransport, Transport
 
 from .brokers import HAVE_MOSQUITTO, running_broker
-from .helpers import settle
+from .helpers import forge, settle
 
 pytestmark = pytest.mark.net
 
@@ -292,6 +292,27 @@ async def test_a_table_that_never_starts_costs_no_bot_and_no_file(tmp_path, monk
             await peer.stop()
     finally:
         await transport.stop()
+        await relay.stop()
+
+
+async def test_only_the_hosts_own_announcement_asks_for_the_bots(tmp_path, monkeypatch) -> None:
+    broker, relay = await _memory_relay(tmp_path, monkeypatch)
+    (transport,) = await _connections(broker, 1)
+    try:
+        host = await host_game(get_game("money"), transport, Identity.generate(), players=4, persist=False,
+                               name="Host", relay_bots=2, invite=True)
+        await _until(lambda: host.lockstep.gid in relay.lending.tables)
+        # a stranger overwrites the retained announcement: "only the two relay seats are left"
+        own = decode_envelope(host.lockstep.lobby.announce_raw)
+        body = dict(own.body, names=["Host", "Joe", "", ""])
+        fake = forge(Identity.generate(), own.gid, "announce", body, seat=0, step=0,
+                     state_hash=bytes(32), prev_hash=bytes(32))
+        await transport.publish(host.topics.lobby, fake, retain=True)
+        await settle(200)
+        assert host.lockstep.lobby_seats() == ["Host", "", "", ""]
+        assert relay.lending.tables[host.lockstep.gid].numbers == {}, "a stranger's announcement asked for bots"
+        await host.stop()
+    finally:
         await relay.stop()
 
 
