@@ -2,7 +2,7 @@
 
 Usage: .venv/bin/python bench/save_cost.py. A 4-player Money! game with random bots; at steps
 1, 100, 200 and the last, CPU time to encode what a step's save writes. "append" is what
-gamenight writes (tui/savefile.py: one record); "whole log" is the baseline, the format-1 save
+gamenight writes (tui/savefile.py: one checked record and the end record it replaces); "whole log" is the baseline, the format-1 save
 that re-encoded every step so far at every step. Writing happens on the save thread either way.
 """
 
@@ -18,7 +18,7 @@ import asyncio  # noqa: E402
 
 from engine.core import canonical  # noqa: E402
 from tui.local_table import LocalTable  # noqa: E402
-from tui.savefile import Seating, save_bytes, step_bytes  # noqa: E402
+from tui.savefile import SaveTail, Seating, save_bytes  # noqa: E402
 
 
 def cost(encode, repeat: int = 200) -> float:
@@ -45,7 +45,9 @@ def main() -> None:
             continue
         upto = type(log)(log.game, log.n_players, log.seed, log.options, log.steps[:k])
         step = dict(log.steps[k - 1])
-        appended = cost(lambda step=step: step_bytes(step))
+        tail = SaveTail()
+        save_bytes(upto, seating, "1", tail)  # where the checks stand after k steps
+        appended = cost(lambda step=step, tail=tail: tail.append(step))
         whole = cost(lambda upto=upto: canonical({"log": upto, "names": list(seating.names)}), repeat=20)
         print(f"{k:>6} {appended:>8.1f} {whole:>10.1f}")
     print(f"(a new game's whole save, once: {cost(lambda: save_bytes(upto, seating, '1'), 5):.0f} µs)")

@@ -4,14 +4,17 @@
 - archive: for every announced game a watching peer that verifies the whole log like any
   player, appends it to <archive>/<gid>/log.bin, and answers `sync` requests, so a game can
   resume even if every player's machine crashed;
-- bots: when an announcement asks for `relay_bots`, that many bot peers (each with its own key
-  and connection) join it, up to the relay's capacity.
+- bots: when an announcement asks for `relay_bots`, bot peers (each with its own key and
+  connection) play that many seats once the table has started, up to the relay's capacity
+  (net/relay_lending.py: what a fake table can take of them).
 
-A finished game is forgotten: its watcher, bots, connections and open log are released, and
-a later `sync_req` for it is answered from the log on disk (a few recent ones stay loaded), so
-memory and open files stay flat however many games the relay has archived. What one
-announcing key can take is capped: games watched at once, bots at once, and games kept in the
-archive (its oldest finished game is deleted past the cap).
+A table that has not begun to play costs a watcher without files (its log stays in memory
+until then). A finished game is forgotten: its watcher, bots, connections and open log are
+released, and a later `sync_req` for it is answered from the log on disk (a few recent ones
+stay loaded), so memory and open files stay flat however many games the relay has archived.
+What one announcing key can take is capped: games watched at once, bots at once, and games
+kept in the archive (its oldest finished game is deleted past the cap); unstarted tables are
+capped in all, the oldest going first.
 """
 
 from __future__ import annotations
@@ -23,21 +26,26 @@ import shutil
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from hashlib import sha256
 from pathlib import Path
 
 from engine.registry import get_game
 
 from .codec import decode_envelope
-from .errors import Refused, WireError
+from .errors import WireError
 from .identity import load_or_create
-from .launch import BrokerSettings, connect, start_bot, start_broker
-from .lockstep import Lockstep, Publish
+from .launch import BrokerSettings, connect, start_broker
+from .lockstep import Lockstep, Note, Output, Publish
 from .paths import atomic_write, data_dir
 from .peer import Peer
-from .store import GameStore, read_log
+from .relay_lending import BotLending, store_when_playing
+from .store import GameStore, PendingStore, read_log
 from .topics import Topics, lobby_filter
+from .transport import Transport
 
 log = logging.getLogger("gamenight.net")
+
+TICK = 0.25  # seconds between two looks of the relay's clock at the tables it lends bots to
 
 
 @dataclass(frozen=True)
@@ -49,7 +57,15 @@ class RelayLimits:
     archived_per_key: int = 200  # finished games kept on disk; the oldest goes first
     loaded_archives: int = 4  # finished games kept in memory to answer sync requests
     loads_per_minute: int = 30  # finished games read back from disk (replaying costs CPU)
-    lobby_seconds: float = 600.0  # a table not started by then (fake, abandoned) gets its bots back
+    # a table not started by then (fake, abandoned), or started and silent that long, is let go
+    lobby_seconds: float = 600.0
+    lobby_tables: int = 1000  # unstarted tables watched at once, from all keys; the oldest goes first
+    # bots (net/relay_lending.py): tables set up at once (their seed and first deal need no
+    # player to think), and how long a table may wait on its players before it lends its
+    # bots to a table that waits, when setting up and when playing
+    setup_tables: int = 32
+    setup_wait: float = 1.0
+    idle_seconds: float = 30.0
 
 
 Closer = Callable[[], Awaitable[None]]
@@ -57,47 +73,61 @@ Closer = Callable[[], Awaitable[None]]
 
 class Relay:
     def __init__(self, settings: BrokerSettings, *, max_bots: int = 0, archive: Path | None = None,
-                 limits: RelayLimits | None = None) -> None:
+                 limits: RelayLimits | None = None, transport: Transport | None = None) -> None:
+        """`transport`: a started connection the relay (and its bots) use and close, instead of
+        one to a broker started or named by `settings` (a memory broker in tests)."""
         self.settings = settings
+        self._given = transport
         self.max_bots = max_bots
         self.limits = limits or RelayLimits()
         self.archive = archive or data_dir() / "archive"
         self.url = ""
         self.watchers: dict[str, Peer] = {}
-        self.bots: dict[str, list[Peer]] = {}
         self.hosts: dict[str, str] = {}  # live gid -> the announcing key (hex)
-        self._bot_stops: dict[str, list[Closer]] = {}
+        self.lending = BotLending(self)
+        self._wake = asyncio.Event()
         self._loaded: OrderedDict[str, Lockstep] = OrderedDict()  # finished games, most recent last
         self._load_times: deque[float] = deque()
         self._closers: list[Closer] = []
         self._pending: set[asyncio.Task] = set()
+        self._forgetting: dict[str, asyncio.Task] = {}  # gid -> the task that lets its game go
+        self._subscribing: set[str] = set()  # watchers not yet subscribed
+        self._let_go: OrderedDict[str, bytes] = OrderedDict()  # gid -> digest of an announcement not watched again
         self._stopped = asyncio.Event()
         self._lock = asyncio.Lock()  # one announcement at a time: no double watchers or bots
         self.identity = load_or_create(data_dir() / "relay.key")
         self.forgotten = 0
 
     @property
+    def bots(self) -> dict[str, list[Peer]]:
+        """The bot peers running now, by game."""
+        return {gid: t.peers for gid, t in self.lending.tables.items() if t.peers}
+
+    @property
     def bots_running(self) -> int:
-        return sum(1 for peers in self.bots.values() for p in peers if not p.done.is_set())
+        return self.lending.running()
 
     async def start(self) -> None:
         self.archive.mkdir(parents=True, exist_ok=True)
-        self.url, broker = await start_broker(self.settings)
-        self.broker = broker
-        if broker is not None:
-            self._closers.append(broker.stop)
-        self.transport = await connect(self.url, self.settings)
+        if self._given is not None:
+            self.url, self.broker, self.transport = self.settings.broker, None, self._given
+        else:
+            self.url, self.broker = await start_broker(self.settings)
+            if self.broker is not None:
+                self._closers.append(self.broker.stop)
+            self.transport = await connect(self.url, self.settings)
         self._closers.append(self.transport.stop)
         await self.transport.subscribe(lobby_filter(self.settings.prefix), self._on_lobby)
         await self.transport.subscribe(f"{self.settings.prefix}/game/+/sync", self._on_sync)
+        self.spawn(self._clock())
 
     async def wait(self) -> None:
         await self._stopped.wait()
 
     async def stop(self) -> None:
-        for task in list(self._pending):
+        for task in list(self._pending) + list(self._forgetting.values()):
             task.cancel()
-        for gid in list(self.watchers) + [g for g in self.bots if g not in self.watchers]:
+        for gid in list(self.watchers) + [g for g in self.lending.tables if g not in self.watchers]:
             await self._release(gid)
         for closer in reversed(self._closers):
             try:
@@ -117,25 +147,67 @@ class Relay:
             return
         if env.kind != "announce" or topic.rsplit("/", 1)[-1] != env.gid:
             return
-        self._spawn(self._handle(env))
+        self.spawn(self._handle(env))
 
-    def _spawn(self, coro) -> None:
+    def spawn(self, coro) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task) -> None:
+        self._pending.discard(task)
+        if not task.cancelled() and task.exception() is not None:  # e.g. a publish as the relay stops
+            log.info("relay: %s failed: %s", task.get_coro().__qualname__, task.exception())
+
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None:
+        self.spawn(self.transport.publish(topic, payload, retain=retain))
+
+    def wake(self) -> None:
+        """Something changed for the bots: the relay's clock looks now, not at its next tick."""
+        self._wake.set()
+
+    async def _clock(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            try:
+                await asyncio.wait_for(self._wake.wait(), TICK)
+            except TimeoutError:
+                pass
+            self._wake.clear()
+            async with self._lock:
+                try:
+                    await self.lending.tick(loop.time())
+                except Exception:
+                    log.exception("relay: lending bots failed")
 
     async def _handle(self, env) -> None:
+        """Watch a new table, then let the bots follow the announcement.
+
+        The lock is not held while the watcher subscribes, so one slow subscription does not
+        hold up every other table; the bots ask for seats only once the watcher hears the log.
+        """
         gid = env.gid
-        async with self._lock:
-            try:
+        try:
+            watcher = None
+            async with self._lock:
                 if gid not in self.watchers:
-                    if self._finished_here(gid) or not self._may_watch(env):
+                    if self._let_go.get(gid) == sha256(env.raw).digest() or self._finished_here(gid) or not self._may_watch(env):
                         return
-                    await self._watch(env)
-                if gid in self.watchers:
-                    await self._lend_bots(env)
-            except Exception:
-                log.exception("relay: handling %s failed", gid)
+                    await self._make_room()
+                    watcher = self._watch(env)
+            if watcher is not None:
+                await self._start_watching(gid, *watcher)
+            if gid in self.watchers and gid not in self._subscribing:
+                self.lending.on_announce(env, self.watchers[gid])
+        except Exception:
+            log.exception("relay: handling %s failed", gid)
+
+    async def _make_room(self) -> None:
+        """At most `lobby_tables` unstarted tables from all keys: the oldest one goes."""
+        unstarted = [g for g, p in self.watchers.items() if p.lockstep.phase == "lobby"]
+        for gid in unstarted[: max(0, len(unstarted) - self.limits.lobby_tables + 1)]:
+            log.info("relay: %s let go unstarted: too many tables wait to start", gid)
+            await self._release(gid, let_go=True)
 
     def _finished_here(self, gid: str) -> bool:
         """A game archived and forgotten is never watched again (a stale announcement)."""
@@ -149,58 +221,60 @@ class Relay:
             return False
         return True
 
-    async def _watch(self, env) -> None:
+    def _watch(self, env) -> tuple[Peer, list[Output]] | None:
+        """A watcher for a new table, registered (its subscriptions are still to be made)."""
         try:
             game = get_game(env.body["game"])
         except Exception as exc:
             log.info("relay: cannot archive %s: %s", env.gid, exc)
-            return
-        store = GameStore(self.archive / env.gid)
+            return None
         lockstep = Lockstep(game, env.gid, self.identity, name="relay")
-        peer = Peer(lockstep, self.transport, prefix=self.settings.prefix, store=store, stall_after=0)
-        peer.restore(store.read_log())
+        peer = Peer(lockstep, self.transport, prefix=self.settings.prefix, stall_after=0)
+        meta = {"gid": env.gid, "game": game.id, "role": "archive", "broker": self.url, "host": env.sender.hex()}
+        if (self.archive / env.gid / "log.bin").exists():  # watched before this relay restarted
+            peer.store = GameStore(self.archive / env.gid)
+            peer.restore(peer.store.read_log())
+            peer.store.save_meta(meta)
+        else:
+            peer.store = PendingStore(meta)  # on disk once it plays (store_when_playing)
+        peer.listeners.append(lambda note: self._on_watched(peer, note))
         outputs = lockstep.receive(env)
-        store.save_meta({"gid": env.gid, "game": game.id, "role": "archive", "broker": self.url,
-                         "host": env.sender.hex()})
         self.watchers[env.gid] = peer
         self.hosts[env.gid] = env.sender.hex()
-        await peer.start(outputs + lockstep.sync_request())
-        self._spawn(self._forget_when_done(env.gid, peer))
+        self._subscribing.add(env.gid)
+        return peer, outputs + lockstep.sync_request()
 
-    async def _lend_bots(self, env) -> None:
-        wanted = env.body["relay_bots"]
-        if not wanted or not env.body["open"]:
+    async def _start_watching(self, gid: str, peer: Peer, outputs: list[Output]) -> None:
+        try:
+            await peer.start(outputs)
+        finally:
+            self._subscribing.discard(gid)
+        if self.watchers.get(gid) is not peer:  # let go while it subscribed
+            await peer.stop(clean=False)
             return
-        lent = self.bots.setdefault(env.gid, [])
-        host = self.hosts.get(env.gid, env.sender.hex())
-        host_bots = sum(1 for g, h in self.hosts.items() if h == host
-                        for bot in self.bots.get(g, ()) if not bot.done.is_set())
-        free = sum(1 for name in env.body["names"] if not name)
-        count = min(wanted - len(lent), free, self.max_bots - self.bots_running,
-                    self.limits.bots_per_key - host_bots)
-        for _ in range(max(0, count)):
-            index = len(lent) + 1
-            try:
-                peer, stop = await start_bot(self.url, env.gid, self.settings, index=index, kind="best",
-                                             identity=load_or_create(self.archive / env.gid / f"relay-bot{index}.key"))
-            except Refused as exc:
-                log.info("relay: bot for %s refused: %s", env.gid, exc)
-                return
-            lent.append(peer)
-            self._bot_stops.setdefault(env.gid, []).append(stop)
+        self._forgetting[gid] = asyncio.get_running_loop().create_task(self._forget_when_done(gid, peer))
+
+    def _on_watched(self, peer: Peer, note: Note) -> None:
+        store_when_playing(peer, self.archive / peer.lockstep.gid)
+        if note.kind in ("started", "waiting", "changed", "vote"):
+            self.wake()
 
     # ---- forgetting -------------------------------------------------------------------
     async def _forget_when_done(self, gid: str, peer: Peer) -> None:
         try:
-            await asyncio.wait_for(peer.done.wait(), self.limits.lobby_seconds)
-        except TimeoutError:
-            if peer.lockstep.phase == "lobby":  # never started: keep nothing lent to it
-                log.info("relay: %s did not start within %.0f s: its watcher and bots are released",
-                         gid, self.limits.lobby_seconds)
-                async with self._lock:
-                    await self._release(gid)
-                return
-            await peer.done.wait()
+            await self._forget_at_end(gid, peer)
+        finally:
+            if self._forgetting.get(gid) is asyncio.current_task():
+                del self._forgetting[gid]
+
+    async def _forget_at_end(self, gid: str, peer: Peer) -> None:
+        if not await self._ends(peer):
+            log.info("relay: %s has not started, or not moved, for %.0f s: its watcher and bots are released",
+                     gid, self.limits.lobby_seconds)
+            async with self._lock:
+                if self.watchers.get(gid) is peer:
+                    await self._release(gid, let_go=True)
+            return
         peer.lockstep.catchup.archive = True  # from now on the archive answers for the game
         await asyncio.sleep(1.0)  # the last messages still reach slower peers through the bots
         async with self._lock:
@@ -211,18 +285,33 @@ class Relay:
                 self._cap_archive(peer.store.load_meta().get("host", "") if peer.store else "", gid)
             self.forgotten += 1
 
-    async def _release(self, gid: str) -> None:
-        """Stop the watcher and the bots of `gid`, closing their connections and files."""
-        for bot in self.bots.pop(gid, []):
-            await bot.stop()
-            if bot.lockstep.phase == "over" and bot.store is not None:
-                await asyncio.to_thread(bot.store.sync)  # its last writes land first
-                shutil.rmtree(bot.store.path, ignore_errors=True)  # the archive holds the game
-        for stop in self._bot_stops.pop(gid, []):
+    async def _ends(self, peer: Peer) -> bool:
+        """Waits for the game's end: False if it has not started, or not moved, for `lobby_seconds`."""
+        ls = peer.lockstep
+        while True:
+            mark = (ls.phase, ls.step, len(ls.accepted))
             try:
-                await stop()
-            except Exception:
-                log.exception("relay: stopping a bot connection failed")
+                await asyncio.wait_for(peer.done.wait(), self.limits.lobby_seconds)
+                return True
+            except TimeoutError:
+                if ls.phase == "lobby" or mark == (ls.phase, ls.step, len(ls.accepted)):
+                    return False
+
+    async def _release(self, gid: str, let_go: bool = False) -> None:
+        """Stop the watcher and the bots of `gid`, closing their connections and files.
+
+        `let_go`: the table is dropped unfinished; its announcement, delivered again as
+        retained (each new subscription to a lobby topic brings it back), is not watched again.
+        """
+        watcher = self.watchers.get(gid)
+        if let_go and watcher is not None and watcher.lockstep.lobby.announce_raw is not None:
+            self._let_go[gid] = sha256(watcher.lockstep.lobby.announce_raw).digest()
+            while len(self._let_go) > self.limits.lobby_tables:
+                self._let_go.popitem(last=False)
+        await self.lending.release(gid)
+        forgetting = self._forgetting.pop(gid, None)
+        if forgetting is not None and forgetting is not asyncio.current_task():
+            forgetting.cancel()
         peer = self.watchers.pop(gid, None)
         self.hosts.pop(gid, None)
         if peer is not None:
@@ -269,7 +358,7 @@ class Relay:
         topics = Topics(gid, self.settings.prefix)
         for out in lockstep.receive(env):
             if isinstance(out, Publish) and out.channel == "sync":
-                self._spawn(self.transport.publish(topics.sync, out.payload))
+                self.publish(topics.sync, out.payload)
 
     def _may_load(self) -> bool:
         """At most `loads_per_minute` archive reloads a minute: anyone can ask for old games."""

@@ -128,7 +128,8 @@ class GameStore:
             ready = [f for t, f in self._waiters if t <= ticket]
             self._waiters = [(t, f) for t, f in self._waiters if t > ticket]
         for future in ready:
-            future.set_result(None)
+            if future.set_running_or_notify_cancel():  # its waiter may have been cancelled (a peer stopping)
+                future.set_result(None)
 
     def unwritten(self) -> Awaitable[None] | None:
         """None if all this store was asked to write is written; else an awaitable for when it is.
@@ -204,6 +205,47 @@ class GameStore:
             fh.close()
 
         self._submit(close)
+
+
+class PendingStore:
+    """A peer's files held in memory until they are worth writing (a relay following a table
+    that has not begun to play: a flood of fake tables costs it no file).
+
+    Has what a Peer uses of a GameStore; `to_disk` writes it all, in order, and returns the
+    GameStore to go on with.
+    """
+
+    def __init__(self, meta: dict[str, Any] | None = None) -> None:
+        self.raws: list[bytes] = []
+        self.secrets: dict[str, bytes] | None = None
+        self.meta = dict(meta or {})
+
+    def append(self, raw: bytes) -> None:
+        self.raws.append(raw)
+
+    def unwritten(self) -> Awaitable[None] | None:
+        return None
+
+    def save_secrets(self, secrets: dict[str, bytes]) -> None:
+        self.secrets = dict(secrets)
+
+    def save_meta(self, meta: dict[str, Any]) -> None:
+        self.meta = dict(meta)
+
+    def load_meta(self) -> dict[str, Any]:
+        return dict(self.meta)
+
+    def close(self) -> None:
+        pass
+
+    def to_disk(self, path: Path) -> GameStore:
+        store = GameStore(path)
+        for raw in self.raws:
+            store.append(raw)
+        if self.secrets is not None:
+            store.save_secrets(self.secrets)
+        store.save_meta(self.meta)
+        return store
 
 
 def read_log(path: Path) -> list[bytes]:

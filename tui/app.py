@@ -21,9 +21,18 @@ from net.doors.env import current as current_door
 
 from .config import Config, ConfigError, load_config, saved_player_name
 from .games import screen_class
-from .local_table import LocalTable, SaveError, last_save_path, load_save, network_game_is_newer
+from .local_table import (
+    DamagedSave,
+    LocalTable,
+    SaveError,
+    damaged_copy,
+    last_save_path,
+    load_save,
+    network_game_is_newer,
+    recover_save,
+)
 from .logfile import log_path
-from .screens.dialogs import ErrorDialog
+from .screens.dialogs import ConfirmDialog, ErrorDialog
 from .screens.end import EndScreen
 from .screens.menu import MenuScreen
 from .screens.new_game import GameSetup
@@ -127,6 +136,9 @@ class GamenightApp(App[int]):
     def resume(self, path: Path) -> LocalTable | None:
         try:
             table = load_save(path, bot_delay=self.bot_delay)
+        except DamagedSave as exc:  # say so, and offer what is left of it
+            self._offer_recovery(Path(path), exc)
+            return None
         except SaveError as exc:
             self.show_error(str(exc), "Cannot continue that game")
             return None
@@ -136,6 +148,17 @@ class GamenightApp(App[int]):
             return None
         self.open_table(table)
         return table
+
+    def _offer_recovery(self, path: Path, damaged: DamagedSave) -> None:
+        question = f"{damaged}: {damaged.offer}\n(the damaged file is kept as {damaged_copy(path).name})"
+        self.push_screen(ConfirmDialog(question), lambda yes: self._recover(path, damaged) if yes else None)
+
+    def _recover(self, path: Path, damaged: DamagedSave) -> None:
+        try:
+            self.open_table(recover_save(path, damaged, bot_delay=self.bot_delay))
+        except (SaveError, OSError) as exc:
+            log.warning("recovering %s failed: %s", path, exc)
+            self.show_error(str(exc), "Cannot continue that game")
 
     def resume_last(self) -> LocalTable | None:
         """Continue whichever was played last: the local save or an unfinished network game."""

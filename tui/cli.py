@@ -129,7 +129,13 @@ def _clock(text: str | None) -> Any:
 
 def cmd_resume(args: argparse.Namespace) -> int:
     from tui.config import load_config
-    from tui.local_table import SaveError, last_save_path, load_save, network_game_is_newer
+    from tui.local_table import (
+        DamagedSave,
+        SaveError,
+        last_save_path,
+        load_save,
+        network_game_is_newer,
+    )
 
     path = Path(args.file) if args.file else last_save_path()
     if not args.file and network_game_is_newer(path):
@@ -141,6 +147,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
     config = load_config()
     try:
         table = load_save(path, bot_delay=config.ui.bot_delay)
+    except DamagedSave:
+        return _run_app(path, config)  # the app says so and offers what is left of it
     except SaveError as exc:
         raise CliError(str(exc)) from None
     return _run_app(table, config)
@@ -153,6 +161,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         recorded = load_replay(args.file)
     except CannotReplay as exc:
         raise CliError(str(exc)) from None
+    if recorded.notice and args.export is not None:
+        print(f"gamenight: {recorded.notice}", file=sys.stderr)  # the app shows it in a dialog
     if args.export is None:
         from tui.config import load_config
         from tui.screens.replay import ReplayApp

@@ -35,7 +35,10 @@ from engine.registry import get_game
 from .clock import NO_CLOCK, ClockSpec
 from .log_text import event_lines
 from .savefile import (
+    DamagedSave,
     SaveError,
+    SaveFile,
+    SaveTail,
     SaveWriter,
     Seating,
     last_save_path,
@@ -45,13 +48,12 @@ from .savefile import (
     read_save_file,
     save_bytes,
     saves_dir,
-    step_bytes,
 )
 from .table import Table, TableEvent
 
 __all__ = [
-    "LocalTable", "SaveError", "Seating", "default_names", "has_saved_game", "last_save_path",
-    "load_save", "network_game_is_newer", "read_save", "saves_dir",
+    "DamagedSave", "LocalTable", "SaveError", "Seating", "default_names", "has_saved_game", "last_save_path",
+    "damaged_copy", "load_save", "network_game_is_newer", "read_save", "recover_save", "saves_dir",
 ]
 
 log = logging.getLogger(__name__)
@@ -90,6 +92,7 @@ class LocalTable(Table):
         self._lock = asyncio.Lock()
         self._closed = False
         self._writer = SaveWriter(save_path, self._save_failed) if save_path is not None else None
+        self._tail = SaveTail()  # where the save's checks stand, for the next step's record
         self.set_clock(seating.clock)
 
     def _replay(self, game_log: GameLog) -> Any:
@@ -223,7 +226,7 @@ class LocalTable(Table):
         self._pending.clear()
         self.game_log = self.game_log.append(actions)
         if self._writer is not None:
-            self._writer.append(step_bytes(actions))
+            self._writer.append(*self._tail.append(actions))
         lines = tuple(self._lines(before, actions, self.state))
         self.emit(TableEvent("changed", lines[-1] if lines else "", {"seats": sorted(actions)}, lines))
 
@@ -246,8 +249,14 @@ class LocalTable(Table):
         read in an older format or with a torn last record.
         """
         if self._writer is not None:
-            self._writer.rewrite(save_bytes(self.game_log, self.seating, self.game.rules_version))
+            self._writer.rewrite(save_bytes(self.game_log, self.seating, self.game.rules_version, self._tail))
             self._writer.flush()
+
+    def follow_save(self) -> None:
+        """Take up a clean save as it is on disk: the next step is appended to it."""
+        save_bytes(self.game_log, self.seating, self.game.rules_version, self._tail)  # the same bytes
+        if self.save_path is not None:
+            point_last_at(self.save_path)
 
     def flush_save(self) -> None:
         """Wait until every step handed to the save is on disk."""
@@ -289,15 +298,39 @@ def network_game_is_newer(local_save: Path | None) -> bool:
 
 
 def load_save(path: Path, *, bot_delay: float = 0.5) -> LocalTable:
-    """A table continuing the saved game; a bad save raises SaveError and is left untouched."""
+    """A table continuing the saved game; a bad save raises SaveError (DamagedSave: it can be
+    continued from its last good step, see `recover_save`) and is left untouched."""
     saved = read_save_file(Path(path))
+    table = _table_of(saved, Path(path), bot_delay)
+    if not saved.clean:
+        table.save_all()  # an older format: appending needs the current one
+    else:
+        table.follow_save()
+    return table
+
+
+def recover_save(path: Path, damaged: DamagedSave, *, bot_delay: float = 0.5) -> LocalTable:
+    """Continue a damaged save from its last good step. The damaged file is kept beside it
+    (`<name>.damaged`, see `damaged_copy`) and the save is written anew, clean."""
+    path = Path(path)
+    table = _table_of(damaged.recovered, path, bot_delay)
+    path.replace(damaged_copy(path))
+    table.save_all()
+    return table
+
+
+def damaged_copy(path: Path) -> Path:
+    """Where `recover_save` keeps a damaged save: beside it, never over an earlier one."""
+    candidate, number = path.with_name(path.name + ".damaged"), 1
+    while candidate.exists():
+        number += 1
+        candidate = path.with_name(f"{path.name}.damaged-{number}")
+    return candidate
+
+
+def _table_of(saved: SaveFile, path: Path, bot_delay: float) -> LocalTable:
     game = get_game(saved.game_log.game)
     try:
-        table = LocalTable(game, saved.game_log, saved.seating, bot_delay=bot_delay, save_path=Path(path))
+        return LocalTable(game, saved.game_log, saved.seating, bot_delay=bot_delay, save_path=path)
     except GameError as exc:
-        raise SaveError(f"{Path(path).name} does not replay with this version of {game.name}: {exc}") from None
-    if not saved.clean:
-        table.save_all()  # an older format or a torn last record: appending needs clean bytes
-    else:
-        point_last_at(table.save_path)
-    return table
+        raise SaveError(f"{path.name} does not replay with this version of {game.name}: {exc}") from None

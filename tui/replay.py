@@ -49,7 +49,7 @@ from engine.core.descriptor import Rounds
 from engine.registry import game_ids, get_descriptor, get_game
 
 from .log_text import event_lines
-from .savefile import SaveError, read_save_file, saves_dir
+from .savefile import DamagedSave, SaveError, read_save_file, saves_dir
 from .table import Table, TableEvent, deal_text
 
 log = logging.getLogger(__name__)
@@ -89,6 +89,8 @@ class Replay:
     """states[k] = the state after k steps (states[0]: the deal)."""
     deal: str = ""
     """A network game's deal as its end audit found it (the end screen's line), else ""."""
+    notice: str = ""
+    """What is wrong with the file, when only a part of it replays (a damaged save), else ""."""
 
     @property
     def steps(self) -> int:
@@ -223,14 +225,18 @@ def _states(game: Game, game_log: GameLog, path: Path) -> tuple[State, ...]:
 
 
 def _from_save(path: Path) -> Replay:
+    notice = ""
     try:
         saved = read_save_file(path)
+    except DamagedSave as exc:  # the part before the damage still replays
+        saved, notice = exc.recovered, f"{exc}: replaying its first {exc.kept} steps"
     except SaveError as exc:
         raise CannotReplay(str(exc)) from None
     game = get_game(saved.game_log.game)  # read_save_file checked that it exists
     states = _states(game, saved.game_log, path)
     seating = saved.seating
-    return Replay(game, saved.game_log, tuple(seating.names), tuple(seating.humans), "save", path, states)
+    return Replay(game, saved.game_log, tuple(seating.names), tuple(seating.humans), "save", path, states,
+                  notice=notice)
 
 
 def _from_network_log(path: Path, kind: str, identity_key: bytes | None) -> Replay:

@@ -2,26 +2,34 @@
 
 A save is a stream of canonical msgpack values. The first is the header (format, version, the
 rules version, who sits where, and the game's setup as an `engine.core.GameLog` with no steps);
-each later value is one step: the (seat, action) pairs of that step. Appending a step writes
-only that step, so saving costs the same at step 1 and at step 400, and it happens on a thread
-of its own, so the screen never waits for the disk.
+each later value is one step: the (seat, action) pairs of that step and a check; the last is
+the end record (how many steps, and the last check). Appending a step writes that step and a
+new end record over the old one, so saving costs the same at step 1 and at step 400, and it
+happens on a thread of its own, so the screen never waits for the disk.
+
+The checks chain: the header's is the first 8 bytes of SHA-256 over its other fields, each
+step's covers the check before it and its own pairs. So a save cut short anywhere (it then
+ends without its end record) or damaged anywhere (a check fails) is found, and where: reading
+raises `DamagedSave`, which holds the steps before the damage for the player to continue from.
 
 Reading decodes the header first, imports the game it names (its action types are registered
 by that import), then decodes the steps. Each way a file can be unusable has its own message:
 not a save at all, a save of a game this gamenight does not have, a save from a newer
-gamenight, or a save that is damaged (and where). A torn last record (the machine stopped
-mid-write) is dropped: the game resumes one step earlier.
+gamenight, or a save that is damaged (and where). Saves of versions 1 and 2 (no checks) still
+open; a version 2 save cut at a record's end cannot be told from a shorter game.
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import secrets
 import threading
 import time
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
+from hashlib import sha256
 from pathlib import Path
 from typing import Any
 
@@ -37,13 +45,32 @@ from .clock import NO_CLOCK, ClockError, ClockSpec
 log = logging.getLogger(__name__)
 
 SAVE_FORMAT = "gamenight-save"
-SAVE_VERSION = 2
-"""2: header + a record per step (appended). 1: one map holding the whole log (still read)."""
+SAVE_VERSION = 3
+"""3: header, a record per step and an end record, all checked. 2: header + a record per step
+(appended). 1: one map holding the whole log. (All still read.)"""
 LAST_POINTER = "last"
+CHECK_DOMAIN = b"gamenight save check\0"
 
 
 class SaveError(Exception):
     """A save file that cannot be used; the message is one line for the player."""
+
+
+class DamagedSave(SaveError):
+    """A save cut short or damaged after its first `kept` steps, which `recovered` holds."""
+
+    def __init__(self, message: str, recovered: SaveFile) -> None:
+        super().__init__(message)
+        self.recovered = recovered
+
+    @property
+    def kept(self) -> int:
+        return len(self.recovered.game_log.steps)
+
+    @property
+    def offer(self) -> str:
+        """What can be done with it, as a question."""
+        return f"continue from step {self.kept}?" if self.kept else "start it again from its deal?"
 
 
 @dataclass(frozen=True)
@@ -85,9 +112,21 @@ def point_last_at(path: Path) -> None:
 
 
 # ---- encoding ------------------------------------------------------------------------------
-def header_bytes(game_log: GameLog, seating: Seating, rules_version: str) -> bytes:
-    return canonical(
-        {
+def check(previous: bytes, record: bytes) -> bytes:
+    """A record's check: it covers the check before it too, so damage anywhere shows."""
+    return sha256(CHECK_DOMAIN + previous + record).digest()[:8]
+
+
+@dataclass
+class SaveTail:
+    """How a save ends as written: its steps and last check, to append the next step."""
+
+    steps: int = 0
+    last: bytes = b""
+    end: bytes = field(default=b"", repr=False)  # the end record, overwritten by the next step
+
+    def header(self, game_log: GameLog, seating: Seating, rules_version: str) -> bytes:
+        fields = {
             "format": SAVE_FORMAT,
             "version": SAVE_VERSION,
             "rules_version": rules_version,
@@ -97,18 +136,30 @@ def header_bytes(game_log: GameLog, seating: Seating, rules_version: str) -> byt
             "clock": str(seating.clock),
             "log": replace(game_log, steps=()),
         }
-    )
+        self.steps, self.last = 0, check(b"", canonical(fields))
+        return canonical({**fields, "check": self.last})
+
+    def step(self, actions: Mapping[Seat, Action]) -> bytes:
+        pairs = canonical([[seat, actions[seat]] for seat in sorted(actions)])
+        self.steps, self.last = self.steps + 1, check(self.last, pairs)
+        return b"\x92" + pairs + msgpack.packb(self.last, use_bin_type=True)  # [pairs, check]
+
+    def close(self) -> bytes:
+        self.end = canonical({"end": self.steps, "check": self.last})
+        return self.end
+
+    def append(self, actions: Mapping[Seat, Action]) -> tuple[bytes, int]:
+        """(the bytes to write, how many bytes at the file's end they replace: the old end)."""
+        back = len(self.end)
+        return self.step(actions) + self.close(), back
 
 
-def step_bytes(actions: Mapping[Seat, Action]) -> bytes:
-    return canonical([[seat, actions[seat]] for seat in sorted(actions)])
-
-
-def save_bytes(game_log: GameLog, seating: Seating, rules_version: str) -> bytes:
-    """A whole save at once (a new game, or a save rewritten clean)."""
-    records = [header_bytes(game_log, seating, rules_version)]
-    records += [step_bytes(dict(step)) for step in game_log.steps]
-    return b"".join(records)
+def save_bytes(game_log: GameLog, seating: Seating, rules_version: str, tail: SaveTail | None = None) -> bytes:
+    """A whole save at once (a new game, or a save rewritten clean); `tail` follows it."""
+    tail = tail if tail is not None else SaveTail()
+    records = [tail.header(game_log, seating, rules_version)]
+    records += [tail.step(dict(step)) for step in game_log.steps]
+    return b"".join(records) + tail.close()
 
 
 # ---- decoding ------------------------------------------------------------------------------
@@ -129,6 +180,7 @@ def read_save(path: Path) -> tuple[GameLog, Seating]:
 
 
 def read_save_file(path: Path) -> SaveFile:
+    """The save at `path`; SaveError (DamagedSave with what it can recover) says why not."""
     path = Path(path)
     try:
         raw = path.read_bytes()
@@ -136,10 +188,33 @@ def read_save_file(path: Path) -> SaveFile:
         raise SaveError(f"no save file at {path}") from None
     except OSError as exc:
         raise SaveError(f"cannot read the save {path}: {exc.strerror or exc}") from None
-    values, good_end = _unpack_all(raw)
+    values, good_end, garbage = _unpack_all(raw)
+    if not values and raw[:1] and 0x80 <= raw[0] <= 0x8F and not garbage:  # a map, cut short
+        raise SaveError(f"{path.name} is cut short in its header (or is not a gamenight save): nothing to continue from")
     if not values or not isinstance(values[0], dict) or values[0].get("format") != SAVE_FORMAT:
         raise SaveError(f"{path.name} is not a gamenight save")
     head = values[0]
+    version = _version(path, head)
+    if version >= 3 or "check" in head:  # a damaged version number must not skip the checks
+        _check_header(path, head)
+    if version == 1:
+        game_log = _decode(path, head.get("log"), "its game record")
+        return SaveFile(game_log, _seating(path, head, game_log), clean=False)
+    setup = _decode(path, head.get("log"), "its header")
+    if version == 2:
+        steps = tuple(_decode_step(path, k, value) for k, value in enumerate(values[1:]))
+        problem = None if good_end == len(raw) else _damage(path, len(steps), None, garbage)
+    else:
+        steps, problem = _checked_steps(path, head, values[1:], garbage)
+    game_log = replace(setup, steps=steps) if isinstance(setup, GameLog) else setup
+    saved = SaveFile(game_log, _seating(path, head, game_log), clean=version == SAVE_VERSION and problem is None)
+    if problem is not None:
+        raise DamagedSave(problem, saved)
+    return saved
+
+
+def _version(path: Path, head: dict[str, Any]) -> int:
+    """The save's format version, once its game and rules are known to be this gamenight's."""
     version = head.get("version")
     if not isinstance(version, int) or version < 1:
         raise SaveError(f"{path.name} is damaged: its format version is unreadable")
@@ -161,20 +236,47 @@ def read_save_file(path: Path) -> SaveFile:
             f"{path.name} was saved with {game.name} rules version {head.get('rules_version')!r}; "
             f"this gamenight has {game.rules_version!r}"
         )
-    if version == 1:
-        game_log = _decode(path, head.get("log"), "its game record")
-        clean = False
-    else:
-        setup = _decode(path, head.get("log"), "its header")
-        steps = tuple(_decode_step(path, k, value) for k, value in enumerate(values[1:]))
-        game_log = replace(setup, steps=steps) if isinstance(setup, GameLog) else setup
-        clean = good_end == len(raw)
-    seating = _seating(path, head, game_log)
-    return SaveFile(game_log, seating, clean)
+    return version
 
 
-def _unpack_all(raw: bytes) -> tuple[list[Any], int]:
-    """Every complete msgpack value, and where the last one ended (a torn tail is left out)."""
+def _checked_steps(path: Path, head: dict[str, Any], records: list[Any],
+                   garbage: bool) -> tuple[tuple[tuple[tuple[Seat, Action], ...], ...], str | None]:
+    """The steps whose checks hold, up to the end record; and what is wrong after them, if anything."""
+    last = head["check"]
+    steps: list[tuple[tuple[Seat, Action], ...]] = []
+    for k, record in enumerate(records):
+        if isinstance(record, dict):  # the end record: the last one, naming every step and check
+            if record == {"end": len(steps), "check": last} and k == len(records) - 1 and not garbage:
+                return tuple(steps), None
+            total = record.get("end") if isinstance(record.get("end"), int) else None
+            return tuple(steps), _damage(path, len(steps), total, True)
+        if not (isinstance(record, list) and len(record) == 2 and record[1] == check(last, canonical(record[0]))):
+            return tuple(steps), _damage(path, len(steps), _end_of(records[k:]), True)
+        last = record[1]
+        steps.append(_decode_step(path, k, record[0]))
+    return tuple(steps), _damage(path, len(steps), None, garbage)
+
+
+def _check_header(path: Path, head: dict[str, Any]) -> None:
+    if head.get("check") != check(b"", canonical({k: v for k, v in head.items() if k != "check"})):
+        raise SaveError(f"{path.name} is damaged in its header: nothing to continue from")
+
+
+def _end_of(records: list[Any]) -> int | None:
+    """How many steps the end record (if it is still there) says the save had."""
+    end = records[-1] if records else None
+    return end.get("end") if isinstance(end, dict) and isinstance(end.get("end"), int) else None
+
+
+def _damage(path: Path, kept: int, total: int | None, damaged: bool) -> str:
+    what = "damaged" if damaged else "cut short"
+    of = f" of {total}" if total is not None and total > kept else ""
+    return f"{path.name} is {what} after step {kept}{of}"
+
+
+def _unpack_all(raw: bytes) -> tuple[list[Any], int, bool]:
+    """Every complete msgpack value, where the last one ended, and whether bytes that are no
+    msgpack value followed (True) rather than a value cut short or nothing (False)."""
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, max_buffer_size=max(len(raw), 1))
     unpacker.feed(raw)
     values: list[Any] = []
@@ -185,8 +287,8 @@ def _unpack_all(raw: bytes) -> tuple[list[Any], int]:
             end = unpacker.tell()
     except (ValueError, msgpack.UnpackException, msgpack.ExtraData):
         # Garbage after a good record: keep what decoded. Garbage at the start: not a save.
-        pass
-    return values, end
+        return values, end, True
+    return values, end, False
 
 
 def _game_id(path: Path, head: dict[str, Any]) -> str:
@@ -254,8 +356,9 @@ class SaveWriter:
         """Replace the whole file (atomically) and point "last game" at it."""
         self._submit(self._rewrite, data)
 
-    def append(self, data: bytes) -> None:
-        self._submit(self._append, data)
+    def append(self, data: bytes, back: int = 0) -> None:
+        """Write `data` over the last `back` bytes of the file (the end record it replaces)."""
+        self._submit(lambda chunk: self._append(chunk, back), data)
 
     def flush(self) -> None:
         """Wait until everything handed over is on disk (leaving a game, tests)."""
@@ -283,8 +386,10 @@ class SaveWriter:
         atomic_write(self.path, data)
         point_last_at(self.path)
 
-    def _append(self, data: bytes) -> None:
-        with open(self.path, "ab") as fh:
+    def _append(self, data: bytes, back: int) -> None:
+        with open(self.path, "r+b") as fh:
+            end = fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, end - back))
             fh.write(data)
             fh.flush()
 

@@ -13,9 +13,14 @@ from net.codec import decode_envelope
 from net.identity import Identity, load_or_create
 from net.launch import BrokerSettings, connect, host_session
 from net.lockstep import Lockstep
-from net.relay import Relay
-from net.session import join_game
+from net.peer import Peer
+from net.relay import Relay, RelayLimits
+from net.session import host_game, join_game
 from net.store import read_log
+from net.transport import MemoryBroker, MemoryTransport, Transport
+
+from .brokers import HAVE_MOSQUITTO, running_broker
+from .helpers import forge, settle
 
 pytestmark = pytest.mark.net
 
@@ -124,12 +129,122 @@ async def test_a_relay_forgets_finished_games_but_still_serves_them(tmp_path, mo
         await relay.stop()
 
 
-async def test_what_one_announcing_key_may_take_is_capped(tmp_path, monkeypatch) -> None:
-    from net.relay import RelayLimits
-    from net.session import host_game
-
+# ---- relay bots go to real tables (issue 19) ------------------------------------------------
+async def _memory_relay(tmp_path, monkeypatch, max_bots: int = 8, **limits) -> tuple[MemoryBroker, Relay]:
     monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
-    limits = RelayLimits(live_per_key=2, bots_per_key=1, archived_per_key=2)
+    broker = MemoryBroker()
+    transport = MemoryTransport(broker)
+    await transport.start()
+    relay = Relay(BrokerSettings(broker="memory"), max_bots=max_bots, archive=tmp_path / "archive",
+                  limits=RelayLimits(**limits), transport=transport)
+    await relay.start()
+    return broker, relay
+
+
+async def _connections(broker: MemoryBroker, n: int) -> list[MemoryTransport]:
+    transports = [MemoryTransport(broker) for _ in range(n)]
+    for t in transports:
+        await t.start()
+    return transports
+
+
+async def _fakes(transport: Transport, count: int, *, players: int, withheld: bytes | None = None) -> list[Peer]:
+    """`count` tables from fresh keys asking for two relay bots; with `withheld`, the fakes
+    never send a message holding it (their peers make it and keep it: a host that stalls)."""
+    if withheld is not None:
+        publish_now = transport.publish_now
+
+        def held(topic, payload, qos=1, retain=False):
+            return True if withheld in payload else publish_now(topic, payload, qos, retain)
+
+        transport.publish_now = held  # type: ignore[method-assign]
+    return [await host_game(get_game("money"), transport, Identity.generate(), players=players, persist=False,
+                            name=f"Fake {i}", relay_bots=2, invite=True) for i in range(count)]
+
+
+async def _real_host(transport: Transport, bot: str | None = "random") -> Peer:
+    return await host_game(get_game("money"), transport, Identity.generate(), players=3, persist=False,
+                           name="Real host", relay_bots=2, invite=True, bot=bot)
+
+
+async def _plays(peer: Peer, timeout: float = 60.0) -> None:
+    """The table began its first step: both relay bots took part in its seed and its deal."""
+    await _until(lambda: peer.lockstep.phase in ("play", "over"), timeout)
+
+
+async def test_a_flood_of_fake_tables_from_fresh_keys_leaves_the_bots_to_a_real_host(tmp_path, monkeypatch) -> None:
+    broker, relay = await _memory_relay(tmp_path, monkeypatch)
+    lobby, stalling, real = await _connections(broker, 3)
+    try:
+        # 50 tables for four that never fill, 50 for three that start but whose host never
+        # commits its seed share: 100 fresh keys, each asking for two bots (8 bots in all)
+        fakes = await _fakes(lobby, 50, players=4) + await _fakes(stalling, 50, players=3, withheld=b"seed_commit")
+        await _until(lambda: len(relay.watchers) == 100
+                     and sum(p.lockstep.phase == "seed" for p in relay.watchers.values()) == 50)
+        await settle(200)
+        assert relay.bots_running == 0 and relay.lending.served == 0, "fake tables took bots"
+        assert not list((tmp_path / "archive").iterdir()), "a table that never began to play cost a file"
+        host = await _real_host(real)
+        await _plays(host)
+        assert relay.lending.served == 1 and relay.bots_running == 2
+        assert [n for n in host.lockstep.names] == ["Real host", "Bot 1", "Bot 2"]
+        await host.stop()
+        for peer in fakes:
+            await peer.stop()
+    finally:
+        await relay.stop()
+
+
+async def test_tables_that_stall_while_setting_up_give_their_slot_to_the_next(tmp_path, monkeypatch) -> None:
+    broker, relay = await _memory_relay(tmp_path, monkeypatch, setup_tables=2, setup_wait=0.3)
+    fake, real = await _connections(broker, 2)
+    try:
+        # their hosts commit (so the relay lends them bots), then never reveal
+        fakes = await _fakes(fake, 8, players=3, withheld=b"seed_reveal")
+        await _until(lambda: relay.lending.served == 8)
+        host = await _real_host(real)
+        await _plays(host)
+        # at most `setup_tables` stalled tables keep their (idle) bots, beside as many setting
+        # up; the others lost them for good
+        gids = {p.lockstep.gid for p in fakes}
+        holding = [g for g, t in relay.lending.tables.items() if t.peers and g in gids]
+        assert len(holding) <= 2 * 2 and relay.bots_running <= 2 * (len(holding) + 1)
+        assert all(p.lockstep.phase == "seed" for p in fakes)
+        assert {p.name for p in (tmp_path / "archive").iterdir()} == {host.lockstep.gid}  # files: its game only
+        await host.stop()
+        for peer in fakes:
+            await peer.stop()
+    finally:
+        await relay.stop()
+
+
+async def test_an_idle_table_lends_its_bots_and_gets_them_back_when_its_player_moves(tmp_path, monkeypatch) -> None:
+    broker, relay = await _memory_relay(tmp_path, monkeypatch, max_bots=2, idle_seconds=0.5)
+    first, second = await _connections(broker, 2)
+    try:
+        slow = await _real_host(first, bot=None)  # a player who thinks a long time
+        await _plays(slow)
+        await _until(lambda: slow.lockstep.my_turn())
+        step = slow.lockstep.step
+        quick = await _real_host(second)  # both bots are busy at the slow table
+        await asyncio.wait_for(quick.done.wait(), 120)
+        assert quick.lockstep.phase == "over" and relay.lending.parked >= 1
+        assert slow.lockstep.step == step and slow.lockstep.gid not in relay.bots  # parked, files kept
+        slow.bot_kind = "random"  # the slow player moves at last; the bots resume from their files
+        slow._schedule_bot()
+        await asyncio.wait_for(slow.done.wait(), 120)
+        watcher = relay.watchers.get(slow.lockstep.gid)
+        assert slow.lockstep.phase == "over"
+        assert watcher is None or watcher.lockstep.hash == slow.lockstep.hash
+        await slow.stop()
+        await quick.stop()
+    finally:
+        await relay.stop()
+
+
+async def test_what_one_announcing_key_may_take_is_capped(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
+    limits = RelayLimits(live_per_key=2, bots_per_key=2, archived_per_key=2)
     relay = Relay(BrokerSettings(port=0), max_bots=8, archive=tmp_path / "archive", limits=limits)
     await relay.start()
     host = Identity.generate()
@@ -138,16 +253,18 @@ async def test_what_one_announcing_key_may_take_is_capped(tmp_path, monkeypatch)
         gids = [await _relay_game(relay.url, host) for _ in range(3)]
         await _until(lambda: relay.forgotten == 3)
         assert [(tmp_path / "archive" / g).exists() for g in gids] == [False, True, True]
-        # games watched at once, and bots lent at once, per key
+        # games watched at once, and bots lent at once, per key: three tables of one host that
+        # each wait on it (it never moves) get two watchers and two bots
         transport = await connect(relay.url)
         peers = []
         try:
             for _ in range(3):
                 peers.append(await host_game(get_game("money"), transport, host, players=3, persist=False,
-                                             name="Host", relay_bots=2))
-            await _until(lambda: len(relay.watchers) == 2 and relay.bots_running == 1)
-            await asyncio.sleep(0.5)  # nothing more comes
-            assert len(relay.watchers) == 2 and relay.bots_running == 1
+                                             name="Host", relay_bots=2, invite=True))
+            await _until(lambda: len(relay.watchers) == 2 and relay.bots_running == 2)
+            await asyncio.sleep(1.0)  # nothing more comes
+            assert len(relay.watchers) == 2 and relay.bots_running == 2
+            assert sum(p.lockstep.phase == "lobby" for p in peers) == 1
         finally:
             for peer in peers:
                 await peer.stop()
@@ -156,33 +273,76 @@ async def test_what_one_announcing_key_may_take_is_capped(tmp_path, monkeypatch)
         await relay.stop()
 
 
-async def test_a_table_that_never_starts_gives_the_relay_its_bots_back(tmp_path, monkeypatch) -> None:
-    from net.relay import RelayLimits
-    from net.session import host_game
-
-    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
-    relay = Relay(BrokerSettings(port=0), max_bots=2, archive=tmp_path / "archive",
-                  limits=RelayLimits(lobby_seconds=1.0))
-    await relay.start()
-    transport = await connect(relay.url)
+async def test_a_table_that_never_starts_costs_no_bot_and_no_file(tmp_path, monkeypatch) -> None:
+    broker, relay = await _memory_relay(tmp_path, monkeypatch, lobby_seconds=1.0, lobby_tables=3)
+    (transport,) = await _connections(broker, 1)
     try:
-        # a "game" for four that asks for two relay bots and never finds its fourth player
-        fake = await host_game(get_game("money"), transport, Identity.generate(), players=4, persist=False,
-                               name="Host", relay_bots=2)
-        await _until(lambda: relay.bots_running == 2)
-        await _until(lambda: relay.bots_running == 0 and not relay.watchers)
-        assert fake.lockstep.phase == "lobby"
-        await fake.stop()
-        # the bots are there for the next table
-        assert await _relay_game(relay.url)
+        # tables for four that ask for two bots and never find a fourth player: the relay's
+        # bots ask for seats only once they are the last free ones
+        fakes = await _fakes(transport, 5, players=4)
+        await _until(lambda: len(relay.watchers) == 3)
+        assert set(relay.watchers) == {p.lockstep.gid for p in fakes[2:]}, "not the oldest unstarted let go"
+        assert all(p.lockstep.lobby_seats()[1:] == ["", "", ""] for p in fakes)
+        assert relay.bots_running == 0 and not list((tmp_path / "archive").iterdir())
+        await _until(lambda: not relay.watchers)  # let go after lobby_seconds
+        real = await _real_host(transport)
+        await _plays(real)
+        await real.stop()
+        for peer in fakes:
+            await peer.stop()
     finally:
         await transport.stop()
         await relay.stop()
 
 
-async def test_archive_reloads_for_old_games_are_rate_limited(tmp_path, monkeypatch) -> None:
-    from net.relay import RelayLimits
+async def test_only_the_hosts_own_announcement_asks_for_the_bots(tmp_path, monkeypatch) -> None:
+    broker, relay = await _memory_relay(tmp_path, monkeypatch)
+    (transport,) = await _connections(broker, 1)
+    try:
+        host = await host_game(get_game("money"), transport, Identity.generate(), players=4, persist=False,
+                               name="Host", relay_bots=2, invite=True)
+        await _until(lambda: host.lockstep.gid in relay.lending.tables)
+        # a stranger overwrites the retained announcement: "only the two relay seats are left"
+        own = decode_envelope(host.lockstep.lobby.announce_raw)
+        body = dict(own.body, names=["Host", "Joe", "", ""])
+        fake = forge(Identity.generate(), own.gid, "announce", body, seat=0, step=0,
+                     state_hash=bytes(32), prev_hash=bytes(32))
+        await transport.publish(host.topics.lobby, fake, retain=True)
+        await settle(200)
+        assert host.lockstep.lobby_seats() == ["Host", "", "", ""]
+        assert relay.lending.tables[host.lockstep.gid].numbers == {}, "a stranger's announcement asked for bots"
+        await host.stop()
+    finally:
+        await relay.stop()
 
+
+@pytest.mark.skipif(not HAVE_MOSQUITTO, reason="no mosquitto")
+async def test_a_flood_on_mosquitto_leaves_the_bots_to_a_real_host(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
+    async with running_broker("mosquitto") as url:
+        relay = Relay(BrokerSettings(broker=url), max_bots=8, archive=tmp_path / "archive")
+        await relay.start()
+        lobby, stalling = await connect(url), await connect(url)
+        try:
+            fakes = await _fakes(lobby, 50, players=4) + await _fakes(stalling, 50, players=3, withheld=b"seed_commit")
+            await _until(lambda: len(relay.watchers) == 100, 60)
+            assert relay.bots_running == 0
+            session = await host_session("money", players=3, relay_bots=2, host_bot="random", name="Host",
+                                         settings=BrokerSettings(broker=url), persist=False)
+            try:
+                await _plays(session.peer)
+                assert relay.bots_running == 2
+            finally:
+                await session.close()
+            for peer in fakes:
+                await peer.stop()
+        finally:
+            await lobby.stop()
+            await stalling.stop()
+            await relay.stop()
+
+
+async def test_archive_reloads_for_old_games_are_rate_limited(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
     relay = Relay(BrokerSettings(port=0), archive=tmp_path / "archive", limits=RelayLimits(loads_per_minute=3))
     assert [relay._may_load() for _ in range(5)] == [True, True, True, False, False]

@@ -16,10 +16,22 @@ from engine.core import GameLog, Stream, canonical, final_state, state_hash
 from engine.money import GAME
 from engine.registry import get_game
 from tui.app import GamenightApp
+from tui.cli import main as cli_main
 from tui.games.money import MoneyScreen
-from tui.local_table import LocalTable, SaveError, last_save_path, load_save, saves_dir
-from tui.screens.dialogs import ErrorDialog
+from tui.local_table import (
+    DamagedSave,
+    LocalTable,
+    SaveError,
+    damaged_copy,
+    last_save_path,
+    load_save,
+    recover_save,
+    saves_dir,
+)
+from tui.savefile import SaveTail, check, read_save_file, save_bytes
+from tui.screens.dialogs import ConfirmDialog, ErrorDialog
 from tui.screens.new_game import GameSetup
+from tui.screens.replay import ReplayApp
 
 from .helpers import screen_text, settle
 
@@ -85,20 +97,21 @@ def _played(game_id: str, players: int, steps: int, seed: int = 1, humans: int =
     return table
 
 
-def _refused(path, words: str) -> str:
+def _refused(path, words: str) -> SaveError:
     before = path.read_bytes()
     with pytest.raises(SaveError) as caught:
         load_save(path)
     message = str(caught.value)
     assert words in message and "\n" not in message, message
     assert path.read_bytes() == before  # a refused save is left untouched
-    return message
+    return caught.value
 
 
 def test_a_save_whose_steps_do_not_replay_says_so():
-    path = _played("money", 3, 2).save_path
-    path.write_bytes(path.read_bytes() + canonical([[0, GameLog("money", 3, b"x")]]))
-    _refused(path, "does not replay")
+    table = _played("money", 3, 2)
+    wrong = table.game_log.append({0: GameLog("money", 3, b"x")})  # checks hold, the rules refuse it
+    table.save_path.write_bytes(save_bytes(wrong, table.seating, table.game.rules_version))
+    _refused(table.save_path, "does not replay")
 
 
 def test_each_unusable_save_gets_its_own_message():
@@ -106,25 +119,31 @@ def test_each_unusable_save_gets_its_own_message():
     header, *steps = _records(path.read_bytes())
     newer = dict(header, version=99)
     path.write_bytes(canonical(newer) + b"".join(canonical(s) for s in steps))
-    assert "damaged" not in _refused(path, "newer gamenight")
+    assert "damaged" not in str(_refused(path, "newer gamenight"))
     other = dict(header, log=dict(header["log"], game="chess"))
     path.write_bytes(canonical(other))
-    assert "damaged" not in _refused(path, "a game this gamenight does not have")
-    path.write_bytes(canonical(header) + canonical([[0, {"$t": "money.NoSuchThing"}]]))
+    assert "damaged" not in str(_refused(path, "a game this gamenight does not have"))
+    pairs = [[0, {"$t": "money.NoSuchThing"}]]  # checked as written, by a gamenight with more actions
+    path.write_bytes(canonical(header) + canonical([pairs, check(header["check"], canonical(pairs))]))
     _refused(path, "is damaged: step 1")
     path.write_bytes(b"PK\x03\x04 a zip file, not a save")
-    assert "damaged" not in _refused(path, "is not a gamenight save")
+    assert "damaged" not in str(_refused(path, "is not a gamenight save"))
 
 
-def test_a_torn_last_record_resumes_one_step_earlier_and_the_file_is_mended():
+def test_a_torn_last_record_is_found_and_the_game_continues_a_step_earlier_if_asked():
     table = _played("money", 3, 4)
     whole = table.save_path.read_bytes()
-    last = canonical([list(p) for p in table.game_log.steps[-1]])
-    table.save_path.write_bytes(whole[: len(whole) - len(last) // 2])  # a crash mid-write
-    resumed = load_save(table.save_path)
+    cut = len(canonical({"end": len(table.game_log.steps), "check": bytes(8)})) + 5
+    table.save_path.write_bytes(whole[:-cut])  # a crash mid-write: the end record, a part of the last step
+    damaged = _refused(table.save_path, f"is cut short after step {len(table.game_log.steps) - 1}")
+    resumed = recover_save(table.save_path, damaged)
     assert resumed.game_log.steps == table.game_log.steps[:-1]
+    assert damaged_copy(table.save_path).name.endswith(".damaged-2")  # the first copy is taken
+    assert (table.save_path.parent / (table.save_path.name + ".damaged")).read_bytes() == whole[:-cut]
+    resumed._pending = {s: resumed._bot_choice(s) for s in resumed.active()}
+    resumed._step()
     resumed.flush_save()
-    again = load_save(table.save_path)  # rewritten clean, so appends after it stay readable
+    again = load_save(table.save_path)  # written anew, clean, so the step appended after it reads
     assert again.game_log == resumed.game_log
 
 
@@ -227,3 +246,133 @@ async def test_continue_is_offered_only_when_a_save_exists(config):
         await pilot.press("c")
         await settle(pilot)
         assert app.tables and app.tables[0].game_log.steps[: len(table.game_log.steps)] == table.game_log.steps
+
+
+# ---- cut short or damaged anywhere (issue 19) ------------------------------------------------
+def _boundaries(raw: bytes) -> list[int]:
+    """Where each record of a save ends: the header's, each step's, the end record's."""
+    unpacker = msgpack.Unpacker(raw=False)
+    unpacker.feed(raw)
+    ends = []
+    for _ in unpacker:
+        ends.append(unpacker.tell())
+    return ends
+
+
+def _one_line_or_recovered(path, raw: bytes, steps) -> DamagedSave | None:
+    path.write_bytes(raw)
+    with pytest.raises(SaveError) as caught:
+        read_save_file(path)
+    assert "\n" not in str(caught.value) and str(caught.value).startswith(path.name), caught.value
+    if not isinstance(caught.value, DamagedSave):
+        return None
+    kept = caught.value.recovered.game_log.steps
+    assert kept == steps[: len(kept)], "recovered steps that were not played"
+    return caught.value
+
+
+def test_a_save_cut_at_any_byte_says_where_and_keeps_the_steps_before():
+    table = _played("money", 3, 6)
+    whole, steps = table.save_path.read_bytes(), table.game_log.steps
+    ends = _boundaries(whole)
+    header_end, step_ends = ends[0], ends[1:-1]
+    assert len(step_ends) == len(steps) and ends[-1] == len(whole)
+    for cut in range(len(whole)):
+        damaged = _one_line_or_recovered(table.save_path, whole[:cut], steps)
+        if cut < header_end:  # nothing to continue from
+            assert damaged is None
+            continue
+        assert damaged is not None, f"cut at byte {cut} of {len(whole)} was not found"
+        assert damaged.kept == sum(1 for end in step_ends if end <= cut)
+        assert f"is cut short after step {damaged.kept}" in str(damaged)
+
+
+def test_a_save_with_any_byte_changed_is_found_and_keeps_only_the_steps_before():
+    table = _played("money", 3, 6)
+    whole, steps = table.save_path.read_bytes(), table.game_log.steps
+    ends = _boundaries(whole)
+    for at in range(len(whole)):
+        flipped = whole[:at] + bytes([whole[at] ^ 0x20]) + whole[at + 1:]
+        damaged = _one_line_or_recovered(table.save_path, flipped, steps)
+        if damaged is not None and at >= ends[0]:  # the steps before the changed one are kept
+            assert damaged.kept <= sum(1 for end in ends[1:-1] if end <= at)
+    assert len(whole) > 500
+
+
+def test_a_version_2_save_still_opens_and_is_rewritten_with_checks():
+    table = _played("ten", 2, 5)
+    tail = SaveTail()
+    header = _records(tail.header(table.game_log, table.seating, table.game.rules_version))[0]
+    old = dict(header, version=2)
+    del old["check"]
+    v2 = canonical(old) + b"".join(canonical([list(p) for p in step]) for step in table.game_log.steps)
+    table.save_path.write_bytes(v2)
+    resumed = load_save(table.save_path)
+    assert resumed.game_log == table.game_log
+    resumed.flush_save()
+    assert read_save_file(table.save_path).clean and _records(table.save_path.read_bytes())[0]["version"] == 3
+    table.save_path.write_bytes(v2[:-3])  # a torn last record of a version 2 save is found too
+    assert "cut short after step 4" in str(_refused(table.save_path, "cut short"))
+
+
+def _cut_save() -> tuple[LocalTable, bytes]:
+    """The last game played, its save cut short in its last step (the end record gone)."""
+    table = _played("money", 3, 5, humans=1)
+    whole = table.save_path.read_bytes()
+    cut = _boundaries(whole)[-2] - 3
+    table.save_path.write_bytes(whole[:cut])
+    return table, whole[:cut]
+
+
+async def test_continue_offers_the_steps_before_the_damage_and_keeps_the_damaged_file(config):
+    table, cut = _cut_save()
+    kept = len(table.game_log.steps) - 1
+    app = GamenightApp(config=config)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        await pilot.press("c")  # Continue
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        text = " ".join(screen_text(app).replace("│", " ").split())  # the dialog's lines, as one
+        assert f"is cut short after step {kept}: continue from step {kept}?" in text
+        assert f"kept as {table.save_path.name}.damaged" in text and "Traceback" not in text
+        await pilot.press("n")  # not now: nothing changes
+        await settle(pilot)
+        assert type(app.screen).__name__ == "MenuScreen" and table.save_path.read_bytes() == cut
+        await pilot.press("c")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert isinstance(app.screen, MoneyScreen)
+        assert app.tables[0].game_log.steps[:kept] == table.game_log.steps[:kept]
+    assert (table.save_path.parent / f"{table.save_path.name}.damaged").read_bytes() == cut
+    assert read_save_file(table.save_path).game_log.steps[:kept] == table.game_log.steps[:kept]
+
+
+def test_gamenight_resume_hands_a_damaged_save_to_the_app_that_offers_it(monkeypatch):
+    table, cut = _cut_save()
+    started = []
+    monkeypatch.setattr("tui.cli._run_app", lambda start, config=None: started.append(start) or 0)
+    assert cli_main(["resume"]) == 0 and cli_main(["resume", str(table.save_path)]) == 0
+    assert started == [table.save_path, table.save_path]  # the app's Continue dialog takes it from there
+    assert table.save_path.read_bytes() == cut
+
+
+async def test_replay_of_a_damaged_save_says_so_and_shows_the_steps_before(config, capsys):
+    table, cut = _cut_save()
+    kept = len(table.game_log.steps) - 1
+    assert cli_main(["replay", str(table.save_path), "--export", "-"]) == 0
+    out = capsys.readouterr()
+    assert len(out.out.splitlines()) == kept + 1
+    assert out.err.strip() == f"gamenight: {table.save_path.name} is cut short after step {kept}: replaying its first {kept} steps"
+    from tui.replay import load_replay
+
+    app = ReplayApp(load_replay(table.save_path), config)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot)
+        text = " ".join(screen_text(app).replace("│", " ").split())
+        assert isinstance(app.screen, ErrorDialog) and f"replaying its first {kept} steps" in text
+        await pilot.press("enter")
+        await settle(pilot)
+        assert app.screen.table.replay.steps == kept
+    assert table.save_path.read_bytes() == cut

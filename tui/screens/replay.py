@@ -27,6 +27,7 @@ from ..games.base import STYLES, GameScreen
 from ..replay import CannotReplay, Replay, ReplayTable, game_rounds, load_replay, replayable_files
 from ..widgets import GameLogPanel, PickList, PickRow
 from ..widgets.footer import GameFooter
+from .dialogs import ErrorDialog
 
 log = logging.getLogger(__name__)
 
@@ -241,7 +242,14 @@ async def open_replay(app: Any, path: Path) -> None:
         log.exception("replaying %s failed", path)
         app.show_error(f"Unexpected error: {exc}", "Cannot replay that game")
         return
+    show_replay(app, screen, recorded)
+
+
+def show_replay(app: Any, screen: Screen, recorded: Replay) -> None:
+    """The viewer, and over it what is wrong with the file when only a part of it replays."""
     app.push_screen(screen)
+    if recorded.notice:
+        app.push_screen(ErrorDialog(recorded.notice, "A damaged save", error=False))
 
 
 class ReplayApp(GamenightApp):
@@ -253,6 +261,8 @@ class ReplayApp(GamenightApp):
 
     def _open_start(self) -> None:
         try:
-            self.push_screen(replay_screen(self.recorded))
+            screen = replay_screen(self.recorded)
         except LookupError as exc:
             self.show_error(str(exc), "Cannot show this game")
+            return
+        show_replay(self, screen, self.recorded)
