@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.core import Game
 
-from ..codec import NO_SEAT, PROTOCOL_VERSION, ZERO32, Envelope, remember
+from ..codec import NO_SEAT, PROTOCOL_VERSION, ZERO32, Envelope, decode_envelope, remember
 from ..identity import Identity, peer_id
 from .admission import TablePin
 from .outputs import Note, Output, TableInfo
@@ -184,6 +184,8 @@ class Context:
                 return []  # our own message coming back from the broker
             log.info("duplicate %s seat %s step %s ignored", *env.key)
             return [Note("dropped", f"duplicate {env.kind} of seat {env.seat} for step {env.step} (replayed or redelivered)")]
+        if old is not None and env.kind in ("seed_commit", "seed_reveal") and decode_envelope(old).body == env.body:
+            return []  # its stored share signed again after a resume: the same share
         if old is not None:
             out = self.drop(env, f"seat {env.seat} sent a different {env.kind} for past step {env.step} (equivocation)", loud=True)
             return out + (self.on_equivocation(env, old) if self.on_equivocation else [])

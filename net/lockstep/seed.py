@@ -52,8 +52,8 @@ class SeedAgreement:
         table = self.commits if env.kind == "seed_commit" else self.reveals
         old = table.get(seat)
         if old is not None:
-            if old.raw == env.raw:
-                return []
+            if old.body == env.body:  # the same share signed again (a peer resumed from its
+                return []  # files signs its stored share anew): nothing new, nothing wrong
             return self.ctx.drop(env, f"seat {seat} sent a second, different {env.kind}", loud=True)
         table[seat] = env
         out: list[Output] = []

@@ -552,3 +552,30 @@ async def test_the_end_screen_says_who_showed_their_cards_and_offers_the_audits_
         assert fake.votes == ["end"]
         assert "Ended early" in str(app.screen.query_one("#end-winners", Static).render())
     await _stop(peers)
+
+
+async def test_a_peer_resumed_during_the_seed_agreement_is_not_taken_for_an_equivocator(tmp_path, monkeypatch, caplog):
+    """Restarted from its files before its seed reveal went out, a peer signs its stored share
+    again (a new nonce, the same share): the others see nothing new and blame nobody."""
+    from net.identity import Identity
+    from net.session import join_game
+
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
+    ids = [Identity.generate() for _ in range(3)]
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(3)]
+    for t in transports:
+        await t.start()
+    _withhold(transports[2], {"seed_reveal"})
+    peers = await table_of(3, transports, game=get_game("ten"), persist=True, identities=ids)
+    await until(lambda: peers[0].lockstep.awaited() == {2}, 10)
+    transports[2].kill()
+    await peers[2].stop(clean=False)
+    again = MemoryTransport(broker)
+    await again.start()
+    peers[2] = await join_game(again, ids[2], peers[0].lockstep.gid, name="P2", game=get_game("ten"), persist=True)
+    _play(peers)
+    await until(lambda: all(p.lockstep.phase == "play" for p in peers), 20)
+    assert not [r for r in caplog.records if "different" in r.getMessage() or "equivocation" in r.getMessage()]
+    assert not any(p.lockstep.proofs.proven for p in peers)
+    await _stop(peers)
