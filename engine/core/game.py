@@ -6,6 +6,13 @@ so each game's code handles only its own rules. Those guarded methods (`GUARDED`
 same for every game: a subclass that redefines one is refused as it is defined, so what
 network play, bots and tests call is always this one contract.
 
+No malformed action reaches a rule: `validate` asks the action's shape first (it is one of the
+game's `action_types` and every field fits its annotation, engine/core/shape.py), and every
+action from outside the process was rebuilt by `from_plain`, which asks the same. `apply`
+takes actions that came one of those ways (a table validates each on arrival; bots and
+screens pick from `legal_actions`), so its fast lane does not ask again: that would cost a
+few percent of a random Money! game.
+
 The guards are also the fast lane of every step. Each asks the acting-seat hook `_active` once
 (it answers "nobody" once the game is over, so the way through needs no separate game-over
 test), then the game's own check and transition: per action type from the `_checks` and
@@ -22,8 +29,9 @@ from typing import Any
 from .errors import GameError, GameOver, IllegalAction, InvalidOption, NotYourTurn
 from .events import DESCRIBED, Event
 from .hidden import is_token, masked, tokens_in
-from .plain import plain
+from .plain import plain, plain_tag
 from .rng import Stream
+from .shape import describe_misfit, shape_of
 
 Seat = int
 Action = Any
@@ -142,6 +150,11 @@ class Game:
     max_players: int = 2
     options: tuple[OptionSpec, ...] = ()
     rules_version: str = "1"
+    action_types: tuple[type, ...] = ()
+    """Every type of action the game takes (plain dataclasses, `@plain`). `validate` refuses
+    any other type, and an action whose fields do not fit their annotations, before any rule
+    reads it. A game that lists none (a test game) has any plain type's shape checked, and
+    refuses the types it does not take itself."""
     _checks: Mapping[type, Check] = {}
     """The fast lane's checks, per action type: `check(state, seat, action)` raises exactly what
     `_validate` raises for an action of that type (a type not listed takes `_validate`)."""
@@ -160,6 +173,9 @@ class Game:
             kind: (self._checks.get(kind), self._steps.get(kind))
             for kind in (*self._checks, *self._steps)
         }
+        # each action type's compiled shape check (-1: every field fits), as `validate` asks it
+        self._shapes: dict[type, Callable[[Action], int]] = {
+            kind: shape_of(kind).fault for kind in self.action_types}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -223,10 +239,13 @@ class Game:
         return self._legal_actions(state, seat)
 
     def validate(self, state: State, seat: Seat, action: Action) -> None:
-        if seat not in self._active(state):
+        if type(seat) is not int or seat not in self._active(state):
             if self.is_over(state):
                 raise GameOver("the game is over")
-            raise NotYourTurn(f"it is not seat {seat}'s turn")
+            raise NotYourTurn(f"it is not seat {seat!r}'s turn")
+        fault = self._shapes.get(type(action))
+        if fault is None or fault(action) >= 0:  # the shape first: no rule reads a misfit
+            self._check_shape(seat, action)
         check = self._checks.get(type(action))
         if check is None:
             self._validate(state, seat, action)
@@ -265,6 +284,19 @@ class Game:
                 self._check_each(state, sorted(actions.items()))
                 raise first
         raise self._misfit(state, actions, active)
+
+    def _check_shape(self, seat: Seat, action: Action) -> None:
+        """Raise IllegalAction unless `action` is of one of the game's `action_types` (any plain
+        type where it lists none) and every field fits its annotation: what `validate` asks
+        first, worded for the player."""
+        kind = type(action)
+        tag = plain_tag(kind)
+        if tag is None or (self.action_types and kind not in self.action_types):
+            raise IllegalAction(f"seat {seat} sent a {tag or kind.__name__}, which is not a {self.name} action")
+        shape = shape_of(kind)
+        if shape.fault(action) >= 0:
+            found = shape.misfit(action)
+            raise IllegalAction(f"seat {seat} sent a {kind.__name__} whose {describe_misfit(found)}")
 
     def _check_each(self, state: State, actions: Iterable[tuple[Seat, Action]]) -> None:
         """Each action of a simultaneous step through its own check, in the order given."""

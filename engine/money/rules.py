@@ -50,6 +50,7 @@ from .cards import CURRENCY as CARD_CURRENCY
 from .events import money_events
 from .scoring import score_hands
 from .state import (
+    ACTIONS,
     Bid,
     BidView,
     Event,
@@ -701,6 +702,7 @@ class MoneyGame(Game):
     name = "Money!"
     min_players = 2
     max_players = 5
+    action_types = ACTIONS
     options = (
         OptionSpec("edition", DEFAULT_EDITION, EDITIONS,
                    "gold_silver (Gold and Silver cards, 2-5 players) or classic (coins, 3-5)"),
