@@ -860,11 +860,15 @@ def describe(action: object) -> str:
         name = SIDE_NAMES[side] if type(side) is int and side in (0, 1) else repr(side)
         return f"swap with market side {name}"
     if kind is SwapBid:
-        slot = {0: "", 1: " (right bid)"}.get(action.slot, f" (slot {action.slot!r})")
-        return f"swap with seat {action.owner}'s bid{slot}"
+        slot = action.slot  # a value of any type (this words refusals too): no dict look-up
+        words = _SLOT_WORDS[slot] if type(slot) is int and 0 <= slot <= 1 else f" (slot {slot!r})"
+        return f"swap with seat {action.owner}'s bid{words}"
     if kind is Keep:
         return "keep the bid"
     return f"play {action!r}"
+
+
+_SLOT_WORDS = ("", " (right bid)")
 
 
 def _cards_text(cards: tuple[str, ...]) -> str:
