@@ -6,12 +6,10 @@ so each game's code handles only its own rules. Those guarded methods (`GUARDED`
 same for every game: a subclass that redefines one is refused as it is defined, so what
 network play, bots and tests call is always this one contract.
 
-No malformed action reaches a rule: `validate` asks the action's shape first (it is one of the
-game's `action_types` and every field fits its annotation, engine/core/shape.py), and every
-action from outside the process was rebuilt by `from_plain`, which asks the same. `apply`
-takes actions that came one of those ways (a table validates each on arrival; bots and
-screens pick from `legal_actions`), so its fast lane does not ask again: that would cost a
-few percent of a random Money! game.
+No malformed action reaches a rule: `validate` asks the action's shape first (one of the
+game's `action_types`, every field fitting its annotation: engine/core/shape.py), as
+`from_plain` does for all that comes from outside. `apply` takes what came one of those ways
+or from `legal_actions`, so its fast lane does not ask again (~3% of a random Money! game).
 
 The guards are also the fast lane of every step. Each asks the acting-seat hook `_active` once
 (it answers "nobody" once the game is over, so the way through needs no separate game-over
@@ -151,10 +149,8 @@ class Game:
     options: tuple[OptionSpec, ...] = ()
     rules_version: str = "1"
     action_types: tuple[type, ...] = ()
-    """Every type of action the game takes (plain dataclasses, `@plain`). `validate` refuses
-    any other type, and an action whose fields do not fit their annotations, before any rule
-    reads it. A game that lists none (a test game) has any plain type's shape checked, and
-    refuses the types it does not take itself."""
+    """Every type of action the game takes (`@plain` dataclasses): `validate` refuses any other
+    type (where a test game lists none: any plain type that fits; its rules refuse the rest)."""
     _checks: Mapping[type, Check] = {}
     """The fast lane's checks, per action type: `check(state, seat, action)` raises exactly what
     `_validate` raises for an action of that type (a type not listed takes `_validate`)."""
@@ -173,7 +169,7 @@ class Game:
             kind: (self._checks.get(kind), self._steps.get(kind))
             for kind in (*self._checks, *self._steps)
         }
-        # each action type's compiled shape check (-1: every field fits), as `validate` asks it
+        # each action type's compiled shape check (-1: every field fits)
         self._shapes: dict[type, Callable[[Action], int]] = {
             kind: shape_of(kind).fault for kind in self.action_types}
 
@@ -286,16 +282,13 @@ class Game:
         raise self._misfit(state, actions, active)
 
     def _check_shape(self, seat: Seat, action: Action) -> None:
-        """Raise IllegalAction unless `action` is of one of the game's `action_types` (any plain
-        type where it lists none) and every field fits its annotation: what `validate` asks
-        first, worded for the player."""
-        kind = type(action)
-        tag = plain_tag(kind)
+        """Raise IllegalAction, worded for a player, unless `action` is of the game's
+        `action_types` and every field fits its annotation (what `validate` asks first)."""
+        kind, tag = type(action), plain_tag(type(action))
         if tag is None or (self.action_types and kind not in self.action_types):
             raise IllegalAction(f"seat {seat} sent a {tag or kind.__name__}, which is not a {self.name} action")
-        shape = shape_of(kind)
-        if shape.fault(action) >= 0:
-            found = shape.misfit(action)
+        found = shape_of(kind).misfit(action)
+        if found is not None:
             raise IllegalAction(f"seat {seat} sent a {kind.__name__} whose {describe_misfit(found)}")
 
     def _check_each(self, state: State, actions: Iterable[tuple[Seat, Action]]) -> None:

@@ -140,7 +140,7 @@ def _tuple_of(item: Spec, deep: bool) -> Fits:
     if item == TEXT:
         return lambda x: type(x) is tuple and (not x or _all_text(x))
     if item.kind == "exact" or (item.kind == "data" and not deep):
-        only = frozenset((item.of,))  # one C-level pass over the items' types, no set built
+        only = frozenset((item.of,))  # one C-level pass over the items' types
         return lambda x: type(x) is tuple and only.issuperset(map(type, x))
     each = fits_of(item, deep)
     return lambda x: type(x) is tuple and all(map(each, x))
