@@ -26,6 +26,8 @@ TAG = "$t"
 _TYPES: dict[str, type] = {}
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _TAGS: dict[type, str] = {}
+_KEYS: dict[type, frozenset[str]] = {}  # a tagged map's keys: the fields and the tag
+_FAULT_OF: dict[type, Callable[..., int]] = {}
 
 
 def plain(tag: str):
@@ -37,9 +39,17 @@ def plain(tag: str):
         _TYPES[tag] = cls
         _TAGS[cls] = tag
         _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+        _KEYS[cls] = frozenset((*_FIELDS[cls], TAG))
         return cls
 
     return register
+
+
+def _fault_of(cls: type) -> Callable[..., int]:
+    """The shape check `from_plain` asks of a class's field values, compiled on first use (a
+    class's annotations may name classes its module defines after it)."""
+    fault_of = _FAULT_OF[cls] = shape_of(cls).fault_of
+    return fault_of
 
 
 def plain_tag(cls: type) -> str | None:
@@ -80,12 +90,12 @@ def from_plain(data: Any) -> Any:
         if cls is None:
             raise DecodeError(f"unknown value type {tag!r}")
         fields = _FIELDS[cls]
-        if len(data) != len(fields) + 1 or not all(name in data for name in fields):
+        if data.keys() != _KEYS[cls]:
             raise DecodeError(f"{tag} needs fields {sorted(fields)}, got {sorted(k for k in data if k != TAG)}")
         values = [from_plain(data[name]) for name in fields]
-        shape = shape_of(cls)
-        if shape.fault_of(*values) >= 0:  # no rule ever reads a field of the wrong type
-            raise DecodeError(f"bad {tag}: {describe_misfit(shape.misfit_of(tuple(values)))}")
+        fault_of = _FAULT_OF.get(cls) or _fault_of(cls)
+        if fault_of(*values) >= 0:  # no rule ever reads a field of the wrong type
+            raise DecodeError(f"bad {tag}: {describe_misfit(shape_of(cls).misfit_of(tuple(values)))}")
         try:
             return cls(*values)
         except (TypeError, ValueError) as exc:

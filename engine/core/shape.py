@@ -147,18 +147,31 @@ def _tuple_of(item: Spec, deep: bool) -> Fits:
 
 
 def _fixed(items: tuple[Spec, ...], deep: bool) -> Fits:
-    n = len(items)
-    each = tuple((i, fits) for i, fits in enumerate(fits_of(s, deep) for s in items) if fits)
-    return lambda x: type(x) is tuple and len(x) == n and all(fits(x[i]) for i, fits in each)
+    """A tuple of exactly these items: one generated test per item (a log holds thousands of
+    (seat, action) pairs)."""
+    scope: dict[str, Any] = {"_type": type, "_tuple": tuple, "_len": len}
+    lines = ["def fits(x):", f"    if _type(x) is not _tuple or _len(x) != {len(items)}: return False"]
+    for i, spec in enumerate(items):
+        if spec.kind == "exact":
+            scope[f"_t{i}"] = spec.of
+            lines.append(f"    if _type(x[{i}]) is not _t{i}: return False")
+        elif (fits := fits_of(spec, deep)) is not None:
+            scope[f"_f{i}"] = fits
+            lines.append(f"    if not _f{i}(x[{i}]): return False")
+    lines.append("    return True")
+    exec("\n".join(lines), scope)
+    return scope["fits"]
 
 
 def _union(options: tuple[Spec, ...], deep: bool) -> Fits | None:
     every = [fits_of(s, deep) for s in options]
     if None in every:
         return None
-    if len(every) == 2 and options[1] == Spec("exact", type(None)):  # X | None
-        first = every[0]
-        return lambda x: x is None or first(x)
+    if len(every) == 2:
+        first, second = every
+        if options[1] == Spec("exact", type(None)):  # X | None
+            return lambda x: x is None or first(x)
+        return lambda x: first(x) or second(x)  # Sheriff's zones: counts, or cards
     return lambda x: any(fits(x) for fits in every)
 
 
