@@ -3,7 +3,9 @@
 Engine values are ints, bools, strings, bytes, None, tuples and frozen dataclasses registered
 with `@plain("game.Name")`. A dataclass becomes a map holding its fields plus the tag under
 "$t"; tuples become lists and come back as tuples. Floats are refused: they do not round-trip
-the same way everywhere. Canonical bytes = msgpack with map keys sorted.
+the same way everywhere. Canonical bytes = msgpack with map keys sorted. A dataclass is rebuilt
+only if every field fits its annotation (engine/core/shape.py); anything else is a DecodeError
+naming the type, the field and what is wrong.
 """
 
 from __future__ import annotations
@@ -17,12 +19,15 @@ from typing import Any, TypeVar
 import msgpack
 
 from .errors import DecodeError
+from .shape import describe_misfit, shape_of
 
 T = TypeVar("T")
 TAG = "$t"
 _TYPES: dict[str, type] = {}
 _FIELDS: dict[type, tuple[str, ...]] = {}
 _TAGS: dict[type, str] = {}
+_KEYS: dict[type, frozenset[str]] = {}  # a tagged map's keys: the fields and the tag
+_FAULT_OF: dict[type, Callable[..., int]] = {}
 
 
 def plain(tag: str):
@@ -34,9 +39,22 @@ def plain(tag: str):
         _TYPES[tag] = cls
         _TAGS[cls] = tag
         _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+        _KEYS[cls] = frozenset((*_FIELDS[cls], TAG))
         return cls
 
     return register
+
+
+def _fault_of(cls: type) -> Callable[..., int]:
+    """The shape check `from_plain` asks of a class's field values, compiled on first use (a
+    class's annotations may name classes its module defines after it)."""
+    fault_of = _FAULT_OF[cls] = shape_of(cls).fault_of
+    return fault_of
+
+
+def plain_tag(cls: type) -> str | None:
+    """The tag a class is registered under (None: not plain engine data)."""
+    return _TAGS.get(cls)
 
 
 def to_plain(value: Any) -> Any:
@@ -72,10 +90,14 @@ def from_plain(data: Any) -> Any:
         if cls is None:
             raise DecodeError(f"unknown value type {tag!r}")
         fields = _FIELDS[cls]
-        if set(data) != set(fields) | {TAG}:
+        if data.keys() != _KEYS[cls]:
             raise DecodeError(f"{tag} needs fields {sorted(fields)}, got {sorted(k for k in data if k != TAG)}")
+        values = [from_plain(data[name]) for name in fields]
+        fault_of = _FAULT_OF.get(cls) or _fault_of(cls)
+        if fault_of(*values) >= 0:  # no rule ever reads a field of the wrong type
+            raise DecodeError(f"bad {tag}: {describe_misfit(shape_of(cls).misfit_of(tuple(values)))}")
         try:
-            return cls(**{name: from_plain(data[name]) for name in fields})
+            return cls(*values)
         except (TypeError, ValueError) as exc:
             raise DecodeError(f"bad {tag}: {exc}") from exc
     raise DecodeError(f"{type(data).__name__} is not plain engine data")

@@ -50,6 +50,7 @@ from .cards import CURRENCY as CARD_CURRENCY
 from .events import money_events
 from .scoring import score_hands
 from .state import (
+    ACTIONS,
     Bid,
     BidView,
     Event,
@@ -701,6 +702,7 @@ class MoneyGame(Game):
     name = "Money!"
     min_players = 2
     max_players = 5
+    action_types = ACTIONS
     options = (
         OptionSpec("edition", DEFAULT_EDITION, EDITIONS,
                    "gold_silver (Gold and Silver cards, 2-5 players) or classic (coins, 3-5)"),
@@ -861,11 +863,15 @@ def describe(action: object) -> str:
         name = SIDE_NAMES[side] if type(side) is int and side in (0, 1) else repr(side)
         return f"swap with market side {name}"
     if kind is SwapBid:
-        slot = {0: "", 1: " (right bid)"}.get(action.slot, f" (slot {action.slot!r})")
-        return f"swap with seat {action.owner}'s bid{slot}"
+        slot = action.slot  # a value of any type (this words refusals too): no dict look-up
+        words = _SLOT_WORDS[slot] if type(slot) is int and 0 <= slot <= 1 else f" (slot {slot!r})"
+        return f"swap with seat {action.owner}'s bid{words}"
     if kind is Keep:
         return "keep the bid"
     return f"play {action!r}"
+
+
+_SLOT_WORDS = ("", " (right bid)")
 
 
 def _cards_text(cards: tuple[str, ...]) -> str:

@@ -48,6 +48,10 @@ class Keep:
     """Take the acting bid's own cards back into hand."""
 
 
+ACTIONS = (Bid, SwapMarket, SwapBid, Keep)
+"""Every Money! action type (`Game.action_types`)."""
+
+
 # ---- bids on the table -----------------------------------------------------------------
 
 BID_STATUSES = ("pending", "next", "acting", "resolved", "withdrawn")

@@ -44,6 +44,7 @@ from .picks import Context, Picks
 from .picks import card_options as card_options  # re-exported: screens and tests import it here
 from .scoring import Table, result_of, science_symbols, score_table
 from .state import (
+    ACTIONS,
     BABYLON,
     BUILD,
     BUILD_FREE,
@@ -107,6 +108,7 @@ class SevenWonders(Game):
     name = "7 Wonders"
     min_players = MIN_PLAYERS
     max_players = MAX_PLAYERS
+    action_types = ACTIONS
     options = (
         OptionSpec("wonder_side", "A", None, 'side of every board: "A", "B", "random" or a list per seat'),
         OptionSpec("wonders", None, None, "board per seat (list of wonder ids), default shuffled"),

@@ -58,6 +58,10 @@ class Decline:
         return "decline"
 
 
+ACTIONS = (Pick, BuildFromDiscard, Decline)
+"""Every 7 Wonders action type (`Game.action_types`)."""
+
+
 # ---- state -----------------------------------------------------------------------------------
 @plain("seven_wonders.Move")
 @dataclass(frozen=True, slots=True)

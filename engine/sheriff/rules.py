@@ -50,6 +50,7 @@ from .events import sheriff_events
 from .scoring import final_result
 from .spaces import DEMANDS, OfferSpace, OrderSpace, SubsetSpace, claims
 from .state import (
+    ACTIONS,
     ANSWER,
     ASIDE,
     CHOOSE,
@@ -885,6 +886,7 @@ class Sheriff(Game):
     name = "Sheriff of Nottingham"
     min_players = 3
     max_players = 5
+    action_types = ACTIONS
     options = (
         OptionSpec("royal_goods", True, (True, False),
                    "false = the first-game setup without the 12 royal goods"),

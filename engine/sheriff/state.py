@@ -18,6 +18,8 @@ from dataclasses import dataclass, fields
 from ..core import Rng, fast_maker, plain
 
 Counts = tuple[int, ...]
+Zone = Counts | tuple[str, ...]
+"""A card zone: a plain game counts its goods (`Counts`); a dealt game lists its cards."""
 Condition = tuple[str, int]  # ("inspect", seat) or ("pass", seat)
 
 MARKET, LOAD, DECLARE, INSPECT, OVER = "market", "load", "declare", "inspect", "over"
@@ -225,6 +227,11 @@ class PayGoods:
         return f"pay with {', '.join(self.cards)}"
 
 
+ACTIONS = (SetAside, DrawDiscard, DrawDeck, Discard, Load, SealedLoad, OpenBag, Unpack, Declare,
+           Choose, Offer, NoOffer, Demand, Accept, Pass, Inspect, Confiscate, PayGoods)
+"""Every Sheriff action type (`Game.action_types`)."""
+
+
 # ---- state ------------------------------------------------------------------------------
 @plain("sheriff.TableRng")
 @dataclass(frozen=True, slots=True)
@@ -258,21 +265,21 @@ class Debt:
 class State:
     n_players: int
     royal: bool
-    rng: Rng  # a TableRng in a dealt game that rebuilt a draw pile or stacks one
+    rng: Rng | TableRng  # a TableRng in a dealt game that rebuilt a draw pile or stacks one
     phase: str
     step: str
     round: int
     sheriff: int
     turn: int  # the one seat acting in a sequential step (-1 in LOAD and OVER)
     gold: tuple[int, ...]
-    hands: tuple[Counts, ...]
-    hand_known: tuple[Counts, ...]  # per hand: cards identified to everyone (§6)
-    aside: Counts  # the market merchant's set-aside cards
+    hands: tuple[Zone, ...]
+    hand_known: tuple[Zone, ...]  # per hand: cards identified to everyone (§6)
+    aside: Zone  # the market merchant's set-aside cards
     drew_deck: bool  # the market merchant has drawn from the draw pile this turn
-    bags: tuple[Counts, ...]
+    bags: tuple[Zone, ...]
     declared: tuple[str, ...]  # "" when no declaration
-    stands: tuple[Counts, ...]
-    stand_known: tuple[Counts, ...]  # per stand: face-down cards identified to everyone
+    stands: tuple[Zone, ...]
+    stand_known: tuple[Zone, ...]  # per stand: face-down cards identified to everyone
     draw_pile: tuple[str, ...]
     piles: tuple[tuple[str, ...], tuple[str, ...]]  # bottom to top
     pending: tuple[int, ...]
@@ -281,7 +288,7 @@ class State:
     exchange: int  # 1..3 during a negotiation
     offer: Offer | None  # the standing offer
     talk: tuple[tuple[int, object], ...]  # (seat, action) of the last/current negotiation
-    confiscated: Counts  # waiting for the Sheriff's confiscate
+    confiscated: Zone  # waiting for the Sheriff's confiscate
     debt: Debt | None
     outcomes: tuple[str, ...]  # this round per seat: "", "passed", "deal", "inspected"
     revealed: tuple[tuple[str, ...], ...]  # bags opened by inspection this round

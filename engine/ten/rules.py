@@ -41,6 +41,7 @@ from .events import ten_events
 from .payment import PaymentSpace, check_payment, purchasing_power
 from .scoring import collection_total, result_of
 from .state import (
+    ACTIONS,
     AUCTION,
     BUST_CURRENCY,
     BUST_NUMBERS,
@@ -274,6 +275,7 @@ class Ten(Game):
     name = "Ten"
     min_players = 1
     max_players = MAX_PLAYERS
+    action_types = ACTIONS
     options = (
         OptionSpec("first_player", None, None, "first seat (null: drawn with the game RNG)"),
         OptionSpec("deck", None, None, "stacked deck, top card first (tests and replays)"),

@@ -123,6 +123,10 @@ class DiscardWild:
         return "discard the wild"
 
 
+ACTIONS = (Draw, ClaimNumbers, ClaimCurrency, Bid, Pass, Pay, Buy, Skip, BuyWild, DiscardWild)
+"""Every Ten action type (`Game.action_types`)."""
+
+
 @plain("ten.TurnEnd")
 @dataclass(frozen=True, slots=True)
 class TurnEnd:

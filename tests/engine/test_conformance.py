@@ -125,6 +125,7 @@ def _reference_validate(game: Game, state, seat, action) -> None:
         raise GameOver("the game is over")
     if seat not in game._active(state):
         raise NotYourTurn(f"it is not seat {seat}'s turn")
+    game._check_shape(seat, action)  # then only a well-formed action of the game's types
     game._validate(state, seat, action)
 
 

@@ -345,5 +345,5 @@ def test_out_of_turn_and_wrong_step_actions_are_refused() -> None:
         GAME.validate(state, 0, Bid(()))
     with pytest.raises(IllegalAction, match="no market side 2"):
         GAME.validate(state, 0, SwapMarket(2))
-    with pytest.raises(IllegalAction, match="no market side True"):
+    with pytest.raises(IllegalAction, match="side is True, which is not a whole number"):
         GAME.validate(state, 0, SwapMarket(True))

@@ -204,7 +204,7 @@ def test_a_card_not_in_hand_or_a_bad_action_is_refused() -> None:
         GAME.validate(s, 0, Pick("age1_altar", "steal"))
     with pytest.raises(IllegalAction, match="pays nobody"):
         GAME.validate(s, 0, Pick("age1_altar", "discard", 1, 0))
-    with pytest.raises(IllegalAction, match="whole numbers"):
+    with pytest.raises(IllegalAction, match="pay_left is True, which is not a whole number"):
         GAME.validate(s, 0, Pick("age1_altar", "build", True, 0))
     assert CARDS["age1_altar"].name == "Altar"
 
