@@ -104,6 +104,14 @@ class Tab:
         assert shown, f"the tab never showed {words!r}; it shows:\n{self.screen.text}"
         return self.screen.text
 
+    def sit_down(self, name: str) -> str:
+        """A new visitor's first screen asks a name; answer it and wait for the menu."""
+        from selenium.webdriver.common.keys import Keys
+
+        self.wait_for("Your first visit")
+        self.press(*name, Keys.ENTER)
+        return self.wait_for("New local game")
+
     def press(self, *keys: str) -> None:
         from selenium.webdriver.common.by import By
 
@@ -133,7 +141,7 @@ def test_a_tab_shows_the_menu_plays_a_money_bid_and_the_browser_continues_its_ga
     browser.get(relay.url)
     assert browser.title == "gamenight · test table"
     tab = Tab(browser)
-    assert "Host a network game" in tab.wait_for("New local game")
+    assert "Host a network game" in tab.sit_down("Webby")
     tab.screenshot(tmp_path, "web_door_menu.png")
     assert len(tab_processes(relay.process.pid)) == 1
     tab.press("n")
@@ -161,7 +169,7 @@ def test_without_the_key_the_page_is_refused_and_the_next_tab_past_the_cap_is_to
     assert "needs the door's key" in body_text(browser)
     assert tab_processes(relay.process.pid) == []
     browser.get(relay.url)  # the one tab the door allows
-    Tab(browser).wait_for("New local game")
+    Tab(browser).sit_down("Capped")
     browser.switch_to.new_window("tab")
     browser.get(relay.url)
     assert body_text(browser) == "gamenight: the server is full (1 tab in use); try again later"

@@ -37,6 +37,7 @@ from .webdoor import (
 )
 
 MENU = "New local game"
+FIRST_VISIT = "Your first visit"
 ME = os.getpid()
 
 
@@ -63,8 +64,10 @@ def a_browser() -> aiohttp.ClientSession:
 
 
 async def first_screen(ws: aiohttp.ClientWebSocketResponse, words: str = MENU, timeout: float = 60.0) -> str:
-    """Read what the door sends until the screen shows `words`."""
+    """Read what the door sends until the screen shows `words`; a first visit's name prompt is
+    answered on the way, as a new visitor would."""
     screen = TerminalScreen(80, 24)
+    named = False
     async with asyncio.timeout(timeout):
         while words not in screen.text:
             message = await ws.receive()
@@ -72,6 +75,9 @@ async def first_screen(ws: aiohttp.ClientWebSocketResponse, words: str = MENU, t
                 screen.feed(message.data)
             elif message.type != aiohttp.WSMsgType.TEXT:
                 raise AssertionError(f"the tab closed ({ws.close_code}) before showing {words!r}: {screen.text}")
+            if not named and FIRST_VISIT in screen.text and words != FIRST_VISIT:
+                await ws.send_str('["stdin", "Webby\\r"]')
+                named = True
     return screen.text
 
 
@@ -112,7 +118,7 @@ async def test_a_tab_runs_its_own_gamenight_behind_the_door_and_the_browser_keep
             assert await closing_reason(ws) == "gamenight has ended"
         assert await no_tabs_left() == []
         async with browser.ws_connect(f"{door.url()}ws") as ws:  # the same browser, next time
-            await first_screen(ws)
+            assert FIRST_VISIT not in await first_screen(ws)  # its name is known
             [pid] = tab_processes(ME)
             assert environ_of(pid)["GAMENIGHT_HOME"] == str(door.door.player_home(f"web-{visitor}"))
     assert await no_tabs_left() == []
