@@ -117,6 +117,14 @@ class Ending:
             out += [Publish("log", env.raw)] + self.on_score(env)
         return out
 
+    def shown_again(self) -> list[Output]:
+        """Our shows, sent again once the game is over here: a peer that resumed after the
+        others' shows had come in is over at once, while a peer that missed ours waits for it."""
+        ctx = self.ctx
+        if ctx.me is None or ctx.replaying:
+            return []
+        return [Publish("log", self.got[s].raw) for s in self.steps.dealing.own_seats() if s in self.got]
+
     def on_score(self, env: Envelope) -> list[Output]:
         """A seat's scoring cards, each with every key of its position."""
         ctx = self.ctx

@@ -221,6 +221,8 @@ class Lockstep:
             out += self.steps.own_current()
         if self.ctx.phase == "ending":
             out += self.votes.ending.own_current()
+        if self.ctx.phase == "over":
+            out += self.votes.ending.shown_again()
         return out + self.steps.dealing.own_current()
 
     # ---- the table's vote (vote.py, deadlines.py, proofs.py) ---------------------------

@@ -30,7 +30,7 @@ from engine.core.hidden import is_token, reveal, token
 from .. import crypto
 from ..codec import Envelope
 from .buffer import Buffer
-from .context import Context
+from .context import Context, restates
 from .dealing import Dealing
 from .outputs import Keep, Note, Output, Publish, SealedChoice, Secret, unpack
 from .sealed import Sealing
@@ -278,8 +278,8 @@ class Steps:
             return ctx.drop(env, problem)
         old = self.round.table(env.kind).get(env.seat)
         if old is not None:
-            if old.raw == env.raw:
-                return []
+            if restates(old, env):
+                return []  # a redelivery, or our move signed again after a resume
             if not (env.kind == "reveal" and env.seat in self.round.bad_reveals):
                 out = ctx.drop(env, f"seat {env.seat} sent two different {env.kind}s for step {env.step} (equivocation)", loud=True)
                 return out + self.proofs.equivocation(env, old.raw)
