@@ -167,13 +167,13 @@ def _stop_on_sigterm() -> None:
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
 
 
-async def _start_ssh_door(options: Any, broker_url: str) -> Any:
+async def _start_ssh_door(options: Any, broker_url: str, access: tuple[tuple[str, str], ...] = ()) -> Any:
     """Start the door next to the relay and print what a host tells its players."""
     from net.doors.ssh import SshDoor
     from net.doors.ssh_keys import KeyFileError, count_keys
 
     try:
-        door = SshDoor(options, broker_url)
+        door = SshDoor(options, broker_url, access)
         await door.start()
     except KeyFileError as exc:
         raise _cli_error(str(exc)) from None
@@ -602,6 +602,7 @@ def cmd_relay(args: argparse.Namespace) -> int:
 
 async def _relay(settings: Any, bots: int, archive: Any, web: dict[str, Any] | None = None,
                  ssh: Any = None) -> int:
+    from net.doors.env import broker_access
     from net.relay import Relay
 
     relay = Relay(settings, max_bots=bots, archive=archive)
@@ -610,11 +611,15 @@ async def _relay(settings: Any, bots: int, archive: Any, web: dict[str, Any] | N
     _print(f"relay on {relay.url} (archive {relay.archive}, up to {bots} bots{pin}); Ctrl-C stops it")
     doors = []
     _stop_on_sigterm()
+    # The doors' visitors log in to the relay's broker and trust its certificate as the relay does
+    # (its pin is known once the broker has started): their invite codes name that broker.
+    access = broker_access(username=settings.username, password=settings.password, ca_file=settings.ca_file,
+                           fingerprint=settings.fingerprint)
     try:
         if web:
-            doors.append(await _start_web_door(relay.url, settings.bind, web))
+            doors.append(await _start_web_door(relay.url, settings.bind, web, access))
         if ssh is not None:
-            doors.append(await _start_ssh_door(ssh, relay.url))
+            doors.append(await _start_ssh_door(ssh, relay.url, access))
         await relay.wait()
     except asyncio.CancelledError:
         pass
@@ -645,13 +650,14 @@ def _web_door_options(args: argparse.Namespace) -> dict[str, Any] | None:
     return {"port": args.web, "sessions": args.web_sessions, "name": args.web_name}
 
 
-async def _start_web_door(broker_url: str, bind: str, web: dict[str, Any]) -> Any:
+async def _start_web_door(broker_url: str, bind: str, web: dict[str, Any],
+                          access: tuple[tuple[str, str], ...] = ()) -> Any:
     from net.doors.env import Door
     from net.doors.web import WebDoor, WebLimits, door_title
     from net.launch import lan_address
     from net.paths import data_dir
 
-    door = WebDoor(Door(data_dir() / "door", broker_url, "web"), bind=bind, port=web["port"],
+    door = WebDoor(Door(data_dir() / "door", broker_url, "web", access), bind=bind, port=web["port"],
                    title=door_title(web["name"]), limits=WebLimits(sessions=web["sessions"]))
     await door.start()
     host = lan_address() if bind in ("0.0.0.0", "") else None

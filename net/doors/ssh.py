@@ -73,10 +73,11 @@ def terminal_env(term: str | None, env: dict[str, str]) -> tuple[str, str | None
 class SshDoor:
     """The listening door; `start()`, then `stop()` ends every session it runs."""
 
-    def __init__(self, options: SshDoorOptions, broker_url: str) -> None:
+    def __init__(self, options: SshDoorOptions, broker_url: str, access: tuple[tuple[str, str], ...] = ()) -> None:
+        """`access`: what the relay's broker asks of its clients (`env.broker_access`)."""
         self.options = options
         self.limits = options.limits
-        self.door = Door(options.root, broker_url, "ssh")
+        self.door = Door(options.root, broker_url, "ssh", access)
         self.keys = AuthorizedKeys(options.authorized_keys) if options.authorized_keys else None
         self.connection_buckets = AddressBuckets(self.limits.connections_per_minute,
                                                  self.limits.connection_burst, "connections")

@@ -139,3 +139,25 @@ def test_behind_a_door_the_broker_is_the_relays(tmp_path, monkeypatch):
     assert broker_settings(config, "embedded").broker == "mqtt://127.0.0.1:18830"  # no broker of its own
     assert broker_settings(config, "mqtt://10.0.0.1:1883").broker == "mqtt://10.0.0.1:1883"
     assert load_config(user_file=tmp_path / "none.toml", env={}).broker.url == "mqtt://127.0.0.1:1883"
+
+
+def test_a_door_visitors_app_logs_in_to_the_relays_broker_as_the_relay_does(tmp_path):
+    """The relay's login and certificate pin reach the visitor's app (over what its own file
+    says), and nothing else of the relay's own GAMENIGHT_ variables does."""
+    from net.doors.env import Door, broker_access, child_environ
+
+    pin = "ab" * 32
+    door = Door(tmp_path / "door", "mqtts://127.0.0.1:18830", "ssh",
+                broker_access(username="friends", password="swordfish", fingerprint=pin))
+    relay_env = {"PATH": "/usr/bin", "GAMENIGHT_HOME": "/srv/relay", "GAMENIGHT_BROKER_PASSWORD": "the relay's",
+                 "GAMENIGHT_BROKER_CA": "/srv/relay/ca.pem"}
+    home = tmp_path / "visitor"
+    env = child_environ(relay_env, door, home)
+    assert env["GAMENIGHT_HOME"] == str(home) and "GAMENIGHT_BROKER_CA" not in env
+    own = tmp_path / "own.toml"
+    own.write_text('[broker]\nusername = "ann"\npassword = "guess"\n', encoding="utf-8")
+    broker = load_config(user_file=own, env=env).broker
+    assert (broker.url, broker.username, broker.password, broker.fingerprint) == (
+        "mqtts://127.0.0.1:18830", "friends", "swordfish", pin)
+    plain = child_environ(relay_env, Door(tmp_path / "door", "mqtt://127.0.0.1:18830", "ssh"), home)
+    assert not any(name.startswith("GAMENIGHT_BROKER_") for name in plain)
