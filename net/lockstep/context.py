@@ -25,6 +25,16 @@ Clock = Callable[[], float]  # wall-clock seconds since the epoch (nonces are mi
 Entropy = Callable[[int], bytes]  # n unpredictable bytes (seed shares, salts)
 
 
+def signed_again(old: bytes, env: Envelope) -> bool:
+    """True when `env` says all that the message `old` says (signer, kind, seat, step, body,
+    state hash, chain) and differs only in when it was signed (its nonce, so its signature):
+    a peer resumed from its files signs a stored opening anew. That is one message, not an
+    equivocation: two versions of a move are two different things said for one step."""
+    prior = decode_envelope(old)
+    return (prior.sender, prior.key, prior.body, prior.state_hash, prior.prev_hash) == (
+        env.sender, env.key, env.body, env.state_hash, env.prev_hash)
+
+
 class Context:
     """Shared by the lobby, seed, steps, sync and chat machines of one Lockstep."""
 
@@ -186,6 +196,8 @@ class Context:
             return [Note("dropped", f"duplicate {env.kind} of seat {env.seat} for step {env.step} (replayed or redelivered)")]
         if old is not None and env.kind in ("seed_commit", "seed_reveal") and decode_envelope(old).body == env.body:
             return []  # its stored share signed again after a resume: the same share
+        if old is not None and signed_again(old, env):
+            return []  # its stored opening signed again after a resume: the same message
         if old is not None:
             out = self.drop(env, f"seat {env.seat} sent a different {env.kind} for past step {env.step} (equivocation)", loud=True)
             return out + (self.on_equivocation(env, old) if self.on_equivocation else [])

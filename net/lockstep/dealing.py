@@ -39,7 +39,7 @@ from engine.core.plain import plain
 from ..codec import Envelope
 from ..deck import Cheat, DeckError, DeckSeat, DeckSpec, DeckTable, UnknownCard
 from ..deck.group import box_secret
-from .context import Context
+from .context import Context, signed_again
 from .deck_care import DEAL_KINDS, MAX_ASKS, DeckCare
 from .outputs import DECK_KINDS, Keep, Note, Output, Publish, Secret
 
@@ -438,7 +438,8 @@ class Dealing(DeckCare):
         if r is None or env.kind != r.kind or env.seat not in r.senders:
             return self.ctx.drop(env, f"seat {env.seat} sent {env.kind} when none is due from it")
         if env.seat in r.got:
-            return [] if r.got[env.seat].raw == env.raw else self.ctx.drop(
+            old = r.got[env.seat].raw
+            return [] if old == env.raw or signed_again(old, env) else self.ctx.drop(
                 env, f"seat {env.seat} sent two different {env.kind} (equivocation)", loud=True)
         try:
             keys = self._check_public(env, r)

@@ -30,7 +30,7 @@ from engine.core.hidden import is_token, reveal, token
 from .. import crypto
 from ..codec import Envelope
 from .buffer import Buffer
-from .context import Context
+from .context import Context, signed_again
 from .dealing import Dealing
 from .outputs import Keep, Note, Output, Publish, SealedChoice, Secret, unpack
 from .sealed import Sealing
@@ -278,7 +278,7 @@ class Steps:
             return ctx.drop(env, problem)
         old = self.round.table(env.kind).get(env.seat)
         if old is not None:
-            if old.raw == env.raw:
+            if old.raw == env.raw or signed_again(old.raw, env):
                 return []
             if not (env.kind == "reveal" and env.seat in self.round.bad_reveals):
                 out = ctx.drop(env, f"seat {env.seat} sent two different {env.kind}s for step {env.step} (equivocation)", loud=True)
@@ -489,4 +489,6 @@ class Steps:
 
     def own_current(self) -> list[Output]:
         out: list[Output] = [Publish("log", raw) for raw in self.round.mine]
+        if self.ctx.phase == "play" and self.step_mode() == "commit":  # resumed with every
+            out += self.simultaneous.reveal_mine()  # commit in and our reveal not on disk
         return out + self.sealing.auto_open()  # e.g. resumed in the open step of our sealed action
