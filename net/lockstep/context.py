@@ -22,12 +22,16 @@ from .outputs import Note, Output, TableInfo
 log = logging.getLogger("gamenight.net")
 
 
-def restates(old: Envelope, env: Envelope) -> bool:
+def restates(old: Envelope | bytes, env: Envelope) -> bool:
     """`env` says what `old` says: the same bytes, or the same body signed anew.
 
     A peer that resumes before its move was in its log (a reveal is kept once the step is
     applied) signs the same move again with a fresh message nonce: that is no second version,
     and a proof of it would be refused ("both messages say the same", proofs.py)."""
+    if isinstance(old, bytes):
+        if old == env.raw:
+            return True
+        old = decode_envelope(old)
     return old.raw == env.raw or (old.kind == env.kind and old.body == env.body)
 
 
@@ -194,7 +198,7 @@ class Context:
                 return []  # our own message coming back from the broker
             log.info("duplicate %s seat %s step %s ignored", *env.key)
             return [Note("dropped", f"duplicate {env.kind} of seat {env.seat} for step {env.step} (replayed or redelivered)")]
-        if old is not None and restates(decode_envelope(old), env):
+        if old is not None and restates(old, env):
             return []  # its stored message signed again after a resume: the same message
         if old is not None:
             out = self.drop(env, f"seat {env.seat} sent a different {env.kind} for past step {env.step} (equivocation)", loud=True)

@@ -24,7 +24,7 @@ from engine.core import DecodeError, from_plain
 from .. import crypto
 from ..codec import Envelope, decode_envelope
 from ..errors import WireError
-from .context import Context
+from .context import Context, restates
 from .outputs import STEP_KINDS, Keep, Note, Output, Publish
 
 if TYPE_CHECKING:
@@ -283,10 +283,11 @@ class Proofs:
         key = env.key
         prev = self.unconfirmed.get(key)
         alone = ctx.via is not None and ctx.via == env.sender and len(ctx.keys) >= 3 and not ctx.replaying
-        if alone and prev is None and ctx.history.get(key) == env.raw:
+        held = ctx.history.get(key)
+        if alone and prev is None and held is not None and restates(held, env):
             return [], True  # a copy of what we hold from elsewhere already: nothing to confirm
         if alone:
-            if prev is not None and prev != env.raw:
+            if prev is not None and not restates(prev, env):
                 return self.equivocation(env, prev), False  # the author's second version: not used
             if key in self.suspect:
                 return [Note("dropped", f"{env.kind} of seat {env.seat} for step {env.step}: the table "
@@ -298,7 +299,8 @@ class Proofs:
             return [], True
         del self.unconfirmed[key]
         self.suspect.discard(key)
-        if prev == env.raw:  # confirmed by another peer or the live log: we may act again
+        if restates(prev, env):  # confirmed by another peer or the live
+            # log (the same message, maybe signed again by its resumed author): we may act again
             return ([Note("your_turn", "", {"step": ctx.step})] if self.steps.my_turn() else []), True
         out = self.equivocation(env, prev)
         if env.step < ctx.step:  # we built on the author's other version: go back and use this one

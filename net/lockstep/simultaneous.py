@@ -45,7 +45,7 @@ class CommitReveal:
         out: list[Output] = []
         if any(s not in r.commits for s in active):
             return out + ctx.waiting()  # reveals that came early are held, unused and unseen
-        out += self._reveal_mine()
+        out += self.reveal_mine()
         actions: dict[int, Any] = {}
         for s in sorted(active):
             env = r.reveals.get(s)
@@ -67,10 +67,14 @@ class CommitReveal:
             out.append(Keep(r.reveals[s].raw))
         return out + steps.apply(actions, "commit")
 
-    def _reveal_mine(self) -> list[Output]:
-        """Every commit is in: publish our reveal (once)."""
+    def reveal_mine(self) -> list[Output]:
+        """Every commit is in: publish our reveal (once). Not while replaying our disk log: the
+        reveal we sent is on it if the step was complete (a second signing would be another
+        message than the one the table holds); if not, `Steps.own_current` sends it after."""
         ctx, r = self.ctx, self.steps.round
         out: list[Output] = []
+        if ctx.replaying or any(s not in r.commits for s in self.steps.active()):
+            return out
         seats = self.steps.own_seats() + [ctx.my_seat]  # ours (even handed over), any handed to us
         for seat in sorted({s for s in seats if s is not None}):
             if seat not in self.steps.active() or seat in r.reveals:

@@ -489,4 +489,6 @@ class Steps:
 
     def own_current(self) -> list[Output]:
         out: list[Output] = [Publish("log", raw) for raw in self.round.mine]
+        if self.ctx.phase == "play" and self.step_mode() == "commit":  # resumed with every
+            out += self.simultaneous.reveal_mine()  # commit in and our reveal not on disk
         return out + self.sealing.auto_open()  # e.g. resumed in the open step of our sealed action

@@ -39,7 +39,8 @@ def score_pad(data: Any) -> tuple[list[str], Result]:
 
 DESCRIPTOR = GameDescriptor(
     game=GAME,
-    options=(OptionDoc("rounds", "Rounds", "how many rounds are played", form=(1, 2, 3, 4, 5, 6, 20)),),
+    options=(OptionDoc("rounds", "Rounds", "how many rounds are played", form=(1, 2, 3, 4, 5, 6, 20)),
+             OptionDoc("deck", "Deck", "a stacked deck, top card first (tests and replays)")),
     bots={"heuristic": HighBidder},
     score_pad=score_pad,
     score_template=template,

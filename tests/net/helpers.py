@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from engine.core import to_plain
 from net.codec import PROTOCOL_VERSION
 from net.identity import Identity
+from net.lockstep.dealing import Shown
 from net.peer import Peer
 from net.session import host_game, join_game
 from net.transport import MemoryBroker, MemoryTransport, Transport
@@ -37,6 +39,12 @@ async def pilot_until(pilot, predicate, timeout: float = 15.0, what: str = "cond
         if loop.time() > end:
             raise TimeoutError(f"{what} not reached")
         await pilot.pause(0.05)
+
+
+def ready(peer: Peer) -> bool:
+    """The game runs and the cards of its last change reached every seat (a dealt table's show
+    is over): a seat may choose now."""
+    return peer.lockstep.phase == "play" and not peer.lockstep.steps.dealing.busy()
 
 
 async def table_of(
@@ -82,8 +90,14 @@ async def memory_table(n: int, **kw) -> tuple[MemoryBroker, list[MemoryTransport
     for t in transports:
         await t.start()
     peers = await table_of(n, transports, **kw)
-    await until(lambda: all(p.lockstep.phase == "play" for p in peers))
+    await until(lambda: all(map(ready, peers)))
     return broker, transports, peers
+
+
+def sent(action: Any) -> Any:
+    """`action` in the plain form a dealt table sends it: with the proofs of the cards of its
+    own that it plays (a Guess action plays none)."""
+    return to_plain(Shown(action))
 
 
 def forge(identity: Identity, gid: str, kind: str, body: dict, *, seat: int, step: int,

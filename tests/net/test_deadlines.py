@@ -6,11 +6,13 @@ Time is driven by a fake clock given to every peer's Lockstep (nothing sleeps fo
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 
 import pytest
 
-from engine.core import state_hash, to_plain
+from engine.core import state_hash
 from engine.core.early import is_ended_early
+from engine.core.hidden import is_token
 from net.codec import decode_envelope
 from net.identity import Identity
 from net.launch import BrokerSettings, connect
@@ -19,9 +21,21 @@ from net.transport import MemoryBroker, MemoryTransport
 
 from .brokers import HAVE_MOSQUITTO, running_broker
 from .fakegame import GAME, Bid, Pick
-from .helpers import finish, forge, memory_table, settle, table_of, until, withholding_transports
+from .helpers import (
+    finish,
+    forge,
+    memory_table,
+    ready,
+    sent,
+    settle,
+    table_of,
+    until,
+    withholding_transports,
+)
 from .test_lockstep import _hold_reveals
 
+LEFT = "not verified: {} left before revealing"
+"""The verdict of the end audit when the table ended the game without that seat."""
 BROKERS = ["memory", "amqtt",
            pytest.param("mosquitto", marks=pytest.mark.skipif(not HAVE_MOSQUITTO, reason="mosquitto not on PATH"))]
 
@@ -55,7 +69,7 @@ async def _table(kind: str, n: int, stack):
     url = await stack.enter_async_context(running_broker(kind))
     transports = [await connect(url, BrokerSettings(broker=url)) for _ in range(n)]
     peers = await table_of(n, transports)
-    await until(lambda: all(p.lockstep.phase == "play" for p in peers), 10)
+    await until(lambda: all(map(ready, peers)), 10)
     return transports, peers
 
 
@@ -66,7 +80,10 @@ async def _close(peers, transports) -> None:
         await t.stop()
 
 
-def _same_end(peers, seats=None) -> None:
+async def _same_end(peers, seats=None, verdict: str = "verified") -> None:
+    """Every peer of `seats` ends alike, and the end audit of the deal (docs/protocol.md
+    section 11) judges alike on each: `verdict`, or, where the table ended the game without
+    some seat, "not verified" naming the seats that left before revealing."""
     ls0 = peers[0].lockstep
     seats = range(len(peers)) if seats is None else seats
     assert all(peers[s].lockstep.phase == "over" for s in seats)
@@ -75,6 +92,9 @@ def _same_end(peers, seats=None) -> None:
     assert state_hash(ls0.state) == ls0.hash.hex()
     assert {peers[s].lockstep.result() for s in seats} == {ls0.result()}
     assert not any(peers[s].lockstep.frozen for s in seats)
+    assert all(peers[s].lockstep.dealt for s in seats)
+    await until(lambda: all(peers[s].lockstep.deal_verdict for s in seats), 10)
+    assert {peers[s].lockstep.deal_verdict for s in seats} == {verdict}
 
 
 async def _vote_all(peers, seats, choice: str = "end") -> None:
@@ -107,7 +127,7 @@ async def test_a_seat_that_never_acts_is_voted_out_and_the_game_scored_as_it_sta
         assert ls0.phase == "play", "one vote of two is no majority"
         peers[1].vote("end")
         await until(lambda: all(p.lockstep.phase == "over" for p in peers), 10)
-        _same_end(peers)
+        await _same_end(peers, verdict=LEFT.format("P2"))
         result = ls0.result()
         assert is_ended_early(result) and result.places[2] == 3, "the stalling seat is ranked last"
         assert ls0.outcome.choice == "end" and ls0.outcome.seats == (2,)
@@ -139,7 +159,7 @@ async def test_a_reveal_that_fails_its_commit_is_proven_checked_by_all_and_voted
         p.decide(Bid(1 + seat % 3))
     await settle()
     ls0 = peers[0].lockstep
-    cheat = forge(peers[2].lockstep.me, ls0.gid, "reveal", {"action": to_plain(Bid(2)), "salt": bytes(32)},
+    cheat = forge(peers[2].lockstep.me, ls0.gid, "reveal", {"action": sent(Bid(2)), "salt": bytes(32)},
                   seat=2, step=0, state_hash=ls0.hash, prev_hash=ls0.chain)
     await transports[1].publish(peers[0].topics.log, cheat)
     await settle(60)
@@ -147,7 +167,7 @@ async def test_a_reveal_that_fails_its_commit_is_proven_checked_by_all_and_voted
         assert p.lockstep.proofs.proven.get(2, ("",))[0] == "reveal"
     assert ls0.vote_options()["cause"] == "proof", "a proven cheat needs no deadline"
     await _vote_all(peers, (0, 1))
-    _same_end(peers)
+    await _same_end(peers, verdict=LEFT.format("P2"))
     assert ls0.result().places[2] == 3
 
 
@@ -183,9 +203,9 @@ async def _two_acts(transports, peers) -> None:
     ls1 = peers[1].lockstep
     assert ls1.step == 1 and ls1.active() == {0}
     me0 = peers[0].lockstep.me
-    take = forge(me0, ls1.gid, "act", {"action": to_plain(Pick(True))}, seat=0, step=1,
+    take = forge(me0, ls1.gid, "act", {"action": sent(Pick(True))}, seat=0, step=1,
                  state_hash=ls1.hash, prev_hash=ls1.chain, nonce=10**15)
-    skip = forge(me0, ls1.gid, "act", {"action": to_plain(Pick(False))}, seat=0, step=1,
+    skip = forge(me0, ls1.gid, "act", {"action": sent(Pick(False))}, seat=0, step=1,
                  state_hash=ls1.hash, prev_hash=ls1.chain, nonce=10**15 + 1)
     await transports[0].publish(peers[0].topics.log, take)
     await transports[0].publish(peers[0].topics.log, skip)
@@ -209,13 +229,13 @@ async def test_equivocation_inside_a_sync_does_not_make_an_honest_peer_blame_an_
     ls1, ls2 = peers[1].lockstep, peers[2].lockstep
     broker.clients.remove(transports[2])  # peer 2 is cut off: it misses seat 0's act
     me0 = peers[0].lockstep.me
-    take = forge(me0, ls1.gid, "act", {"action": to_plain(Pick(True))}, seat=0, step=1,
+    take = forge(me0, ls1.gid, "act", {"action": sent(Pick(True))}, seat=0, step=1,
                  state_hash=ls1.hash, prev_hash=ls1.chain, nonce=10**15)
     await transports[0].publish(peers[0].topics.log, take)
     await settle()
     assert ls1.step == 2 and ls2.step == 1
     # seat 0 answers peer 2's sync with another version of its move, for peer 2 alone
-    skip = forge(me0, ls1.gid, "act", {"action": to_plain(Pick(False))}, seat=0, step=1,
+    skip = forge(me0, ls1.gid, "act", {"action": sent(Pick(False))}, seat=0, step=1,
                  state_hash=ls2.hash, prev_hash=ls2.chain, nonce=10**15 + 1)
     lie = forge(me0, ls1.gid, "sync", {"for": ls2.me.public, "msgs": [skip]}, seat=0, step=1,
                 state_hash=ls2.hash, prev_hash=ls2.chain, nonce=10**15 + 2)
@@ -270,7 +290,7 @@ async def test_a_deliberately_wrong_hash_is_proven_and_voted_on_instead_of_freez
         peers[0].vote("end")
         peers[2].vote("end")
         await until(lambda: all(p.lockstep.phase == "over" for p in peers), 10)
-        _same_end(peers)
+        await _same_end(peers, verdict=LEFT.format("P1"))
         assert ls0.result().places[1] == 3
         await _close(peers, transports)
 
@@ -286,7 +306,7 @@ async def test_a_seat_offline_past_the_grace_lets_the_others_vote_to_end() -> No
     options = ls0.vote_options()
     assert options["seats"] == (2,) and options["cause"] == "offline"
     await _vote_all(peers, (0, 1))
-    _same_end(peers, seats=(0, 1))
+    await _same_end(peers, seats=(0, 1), verdict=LEFT.format("P2"))
     assert is_ended_early(ls0.result())
     assert "went offline" in ls0.outcome.text
 
@@ -301,7 +321,7 @@ async def test_a_seat_handed_to_a_bot_is_played_to_the_end(kind) -> None:
         await peers[2].stop()
         assert peers[0].lockstep.own_seats() == [0, 2]
         await finish(peers[:2])
-        _same_end(peers, seats=(0, 1))
+        await _same_end(peers, seats=(0, 1))
         assert not is_ended_early(peers[0].lockstep.result())
         await _close(peers, transports)
 
@@ -332,7 +352,7 @@ async def test_votes_that_cross_the_late_move_end_every_peer_at_the_voted_step()
     peers[0].decide(Bid(1))
     peers[1].decide(Bid(2))
     await settle()
-    at_step_0 = peers[0].lockstep.hash
+    at_step_0 = peers[0].lockstep.state
     clock.advance(121)
     votes = [peers[s].lockstep.vote("end") for s in (0, 1)]  # signed, not sent yet
     peers[2].decide(Bid(3))
@@ -341,8 +361,12 @@ async def test_votes_that_cross_the_late_move_end_every_peer_at_the_voted_step()
     for s in (0, 1):
         peers[s]._run(votes[s])
     await settle(60)
-    _same_end(peers)
-    assert peers[0].lockstep.step == 0 and peers[0].lockstep.hash == at_step_0
+    await _same_end(peers, verdict=LEFT.format("P2"))
+    ls0 = peers[0].lockstep
+    assert ls0.step == 0
+    # the state of step 0, with the cards of the seats that stayed turned over to score
+    assert replace(ls0.state, hands=at_step_0.hands) == at_step_0
+    assert [is_token(card) for card in ls0.state.hands] == [False, False, True]
 
 
 async def _net_tables(clock: str):
@@ -361,7 +385,7 @@ async def _net_tables(clock: str):
         peers.append(await join_game(transports[i], ids[i], peers[0].lockstep.gid, name=f"P{i}",
                                      persist=False, game=GAME))
         tables.append(NetTable(peers[i]))
-    await until(lambda: all(p.lockstep.phase == "play" for p in peers))
+    await until(lambda: all(map(ready, peers)))
     return peers, tables
 
 
@@ -406,7 +430,7 @@ async def test_a_network_table_shows_the_deadline_and_reports_a_game_ended_by_vo
     await settle(60)
     assert all(t.is_over() for t in tables)
     line = winners_line(tables[2].names, tables[2].result())
-    assert line.startswith("Ended early: P2 did not play in time.")
+    assert line.startswith("Ended early: P2 did not play in time; cards shown by P0, P1; P2 showed none")
     assert "P2 did not play in time" in tables[2].ended_why
 
 
@@ -462,7 +486,7 @@ async def test_a_bot_seat_follows_the_first_players_vote() -> None:
     clock.advance(121)
     peers[0].vote("end")
     await settle(60)
-    _same_end(peers)
+    await _same_end(peers, verdict=LEFT.format("P2"))
 
 
 def _setup_screen():
@@ -522,17 +546,16 @@ async def test_the_seed_vote_is_offered_on_the_setup_screen_before_any_game_scre
 
 
 async def test_a_seat_that_withholds_its_keys_for_the_first_hands_is_voted_on_the_setup_screen() -> None:
-    """A dealt game (Money!) whose seat 2 never sends its keys for the first hands: the game
-    has begun but no hand is in, so no game screen opens; the setup screen says it is
-    dealing, counts the deadline down and offers the vote."""
+    """A dealt game whose seat 2 never sends its keys for the first hands (each seat's own
+    card): the game has begun but no hand is in, so no game screen opens; the setup screen
+    says it is dealing, counts the deadline down and offers the vote."""
     from textual.app import App
     from textual.widgets import Static
 
-    from engine.registry import get_game
     from tui.net_table import NetTable
 
     transports = await withholding_transports(3, 2, b"deck_show")
-    peers = await table_of(3, transports, game=get_game("money"))
+    peers = await table_of(3, transports)
     await until(lambda: all(p.lockstep.phase == "play" and p.lockstep.awaited() == {2} for p in peers[:2]))
     clock = _clocked(peers)
     table = NetTable(peers[0])

@@ -26,7 +26,7 @@ from net.transport import MemoryBroker, MemoryTransport
 
 from .brokers import HAVE_MOSQUITTO, running_broker
 from .fakegame import GAME, Bid
-from .helpers import finish, forge, settle, until
+from .helpers import finish, forge, ready, settle, until
 
 ZERO = bytes(32)
 BROKERS = ["amqtt", pytest.param("mosquitto", marks=pytest.mark.skipif(not HAVE_MOSQUITTO, reason="no mosquitto"))]
@@ -113,7 +113,7 @@ async def _hijack(t_host, t_evil, t_join) -> None:
     await settle()
     host._run(host.lockstep.lobby.announce())  # the real host announces again (a seat change does so)
     friend = await joining
-    await until(lambda: friend.lockstep.phase == "play")
+    await until(lambda: ready(friend) and ready(host))  # dealt: the friend's card is in
     assert friend.lockstep.keys == [host.lockstep.me.public, friend.lockstep.me.public]
     assert friend.lockstep.host_key == host.lockstep.me.public
     # the attacker may seat the friend in its own books (the hello is public); the friend
@@ -200,7 +200,7 @@ async def _stranger_and_watcher(transports) -> None:
     pin = host.lockstep.pin
     peers = [host] + [await join_game(transports[i], ids[i], host.lockstep.gid, name=f"P{i}", persist=False,
                                       game=GAME, pin=pin) for i in (1, 2)]
-    await until(lambda: all(p.lockstep.phase == "play" for p in peers), 10)
+    await until(lambda: all(map(ready, peers)), 10)
     for seat, p in enumerate(peers):
         p.decide(Bid(1 + seat))
     await until(lambda: all(p.lockstep.step == 1 for p in peers), 10)

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.core import canonical, final_state, state_hash, to_plain
+from engine.core import HIDDEN, canonical, final_state, state_hash
+from engine.core.hidden import is_token
 from net import crypto
 from net.codec import MAX_SIZE, canonical_bytes
 from net.errors import Refused
@@ -19,15 +20,27 @@ from net.session import host_game, join_game
 from net.transport import MemoryBroker, MemoryTransport
 
 from .fakegame import GAME, Bid, Pick
-from .helpers import finish, forge, memory_table, settle, table_of, until
+from .helpers import (
+    finish,
+    forge,
+    memory_table,
+    ready,
+    sent,
+    settle,
+    table_of,
+    until,
+    withholding_transports,
+)
 
 
-def _agree(peers) -> None:
+def _agree(peers, verdict: str | None = "verified") -> None:
+    """One end on every peer; the end audit of the deal judged it `verdict` on each."""
     hashes = {p.lockstep.hash for p in peers}
     chains = {p.lockstep.chain for p in peers}
     assert len(hashes) == 1 and len(chains) == 1, "peers ended in different states"
     for p in peers:
         assert p.lockstep.phase == "over" and not p.lockstep.frozen
+        assert p.lockstep.dealt and p.lockstep.deal_verdict == verdict, p.lockstep.deal_verdict
 
 
 @pytest.mark.parametrize("n", [2, 3, 5])
@@ -39,6 +52,36 @@ async def test_bot_peers_finish_with_identical_states_and_a_replayable_log(n) ->
         log = p.lockstep.game_log
         assert state_hash(final_state(GAME, log)) == p.lockstep.hash.hex()
         assert GAME.result(final_state(GAME, log)) == GAME.result(p.lockstep.state)
+
+
+def test_the_test_game_declares_its_hidden_cards_as_the_real_games_do() -> None:
+    """Guess on partial knowledge with a trusted dealer (engine/core/dealer.py), checked at
+    every step against the plain game stacked as dealt: no seat learns a face its view does
+    not show, and the dealt game is the plain one."""
+    from engine.bots.registry import make_bot
+    from engine.core import Stream
+    from engine.core.dealer import checked_bot_game
+
+    for n in (2, 5):
+        bots = [make_bot(GAME, s, "random", Stream(bytes([n, s]))) for s in range(n)]
+        play = checked_bot_game(GAME, n, bytes([n]) * 8, bots, {"rounds": 4})
+        assert GAME.is_over(play.public) and not any(map(is_token, play.public.hands))
+        assert {seat for _, seat, _ in play.learnt} == {None, *range(n)}  # each saw its own card
+
+
+async def test_each_seat_sees_its_own_card_and_the_table_sees_every_card_at_the_end() -> None:
+    _, _, peers = await memory_table(3)
+    for seat, p in enumerate(peers):
+        hands = p.lockstep.view(seat).hands
+        assert [card != HIDDEN for card in hands] == [s == seat for s in range(3)], hands
+        assert set(p.lockstep.view(None).hands) == {HIDDEN}
+    mine = [p.lockstep.view(seat).hands[seat] for seat, p in enumerate(peers)]
+    assert all(is_token(card) for p in peers for card in p.lockstep.state.hands)  # the agreed state's
+    await finish(peers)
+    _agree(peers)
+    for p in peers:
+        assert p.lockstep.view(None).hands == tuple(mine) == p.lockstep.state.hands
+        assert [dict(rows)["card"] for rows in p.lockstep.result().breakdown] == [int(c[0]) for c in mine]
 
 
 async def test_seed_comes_from_every_seats_share() -> None:
@@ -71,7 +114,7 @@ async def test_a_reveal_that_does_not_match_its_commit_is_rejected_and_the_sende
     await settle()
     ls0 = peers[0].lockstep
     assert ls0.step == 0 and 2 in ls0.awaited()
-    cheat = forge(peers[2].lockstep.me, ls0.gid, "reveal", {"action": to_plain(Bid(2)), "salt": bytes(32)},
+    cheat = forge(peers[2].lockstep.me, ls0.gid, "reveal", {"action": sent(Bid(2)), "salt": bytes(32)},
                   seat=2, step=0, state_hash=ls0.hash, prev_hash=ls0.chain)
     errors = []
     peers[0].listeners.append(lambda note: note.kind == "error" and errors.append(note.text))
@@ -88,20 +131,20 @@ async def test_a_reveal_that_does_not_match_its_commit_is_rejected_and_the_sende
 async def test_a_reveal_before_all_commits_is_not_used_and_a_commit_reveals_nothing() -> None:
     _, transports, peers = await memory_table(3)
     ls1 = peers[1].lockstep
-    view_before = ls1.view(1)
+    view_before, public_before = ls1.view(1), ls1.view(None)
     peers[0].decide(Bid(3))
     await settle()
     commit_env = ls1.commits[0]
     assert set(commit_env.body) == {"commit"}
     assert canonical(Bid(3)) not in commit_env.raw
-    assert ls1.view(1) == view_before and ls1.view(None) == view_before
+    assert ls1.view(1) == view_before and ls1.view(None) == public_before
     # seat 0 (or a cheater with its secret) reveals before seats 1 and 2 have committed
     action, salt = msgpack.unpackb(peers[0].lockstep.secrets["commit:0"], raw=False)
     early = forge(peers[0].lockstep.me, ls1.gid, "reveal", {"action": action, "salt": salt},
                   seat=0, step=0, state_hash=ls1.hash, prev_hash=ls1.chain, nonce=99)
     await transports[0].publish(peers[0].topics.log, early)
     await settle()
-    assert 0 not in ls1.reveals and ls1.view(1) == view_before
+    assert 0 not in ls1.reveals and ls1.view(1) == view_before and ls1.view(None) == public_before
     assert any("before all commits" in d for d in peers[1].dropped)
     peers[1].decide(Bid(1))
     peers[2].decide(Bid(2))
@@ -127,12 +170,12 @@ def _bad_payloads(peers, transports):
         "unknown kind": (canonical_bytes(unknown), "unknown_kind"),
         "bad signature": (canonical_bytes(bad_sig), "bad_signature"),
         "another seat's key": (
-            forge(me0, ls.gid, "act", {"action": to_plain(Pick(True))}, seat=1, step=ls.step,
+            forge(me0, ls.gid, "act", {"action": sent(Pick(True))}, seat=1, step=ls.step,
                   state_hash=ls.hash, prev_hash=ls.chain),
             "bound to another key",
         ),
         "illegal action": (
-            forge(me0, ls.gid, "act", {"action": to_plain(Bid(9))}, seat=0, step=ls.step,
+            forge(me0, ls.gid, "act", {"action": sent(Bid(9))}, seat=0, step=ls.step,
                   state_hash=ls.hash, prev_hash=ls.chain),
             "illegal action from seat 0",
         ),
@@ -147,7 +190,7 @@ async def test_bad_input_is_dropped_with_a_logged_reason_and_the_game_goes_on(ca
     await settle()
     ls1 = peers[1].lockstep
     assert ls1.step == 1 and ls1.active() == {0}  # a sequential step: seat 0 takes or passes
-    old_commit = peers[0].lockstep.accepted[-6][1]
+    old_commit = next(raw for _, raw in reversed(peers[0].lockstep.accepted) if b"\xa6commit" in raw)
     attacker = transports[2]
     cases = _bad_payloads(peers, transports)
     cases["replayed old message"] = (old_commit, "")
@@ -262,7 +305,7 @@ async def test_a_lost_peer_shows_offline_and_resumes_from_its_disk_log(tmp_path,
     peers = await table_of(3, transports, options={"rounds": 4}, persist=True, identities=ids)
     for p in peers:
         transports[peers.index(p)].will = p.will()
-    await until(lambda: all(p.lockstep.phase == "play" for p in peers))
+    await until(lambda: all(map(ready, peers)))
     for seat, p in enumerate(peers):
         p.decide(Bid(1 + seat))
     await until(lambda: all(p.lockstep.step == 1 for p in peers))  # sends wait for the disk writes
@@ -287,6 +330,71 @@ async def test_a_lost_peer_shows_offline_and_resumes_from_its_disk_log(tmp_path,
     assert len(peers[0].lockstep.game_log.steps) == peers[0].lockstep.step
 
 
+async def test_a_peer_resumed_while_a_card_opens_signs_nothing_anew_and_nobody_is_blamed(tmp_path, monkeypatch):
+    """Seat 2 crashes after its reveal went out and before its key for the round's secret did
+    (kept on its disk, lost on the wire). Restarted from its files it holds the table's own
+    version of every message; the others get its key by asking on sync, play on to one end,
+    and no seat is taken for an equivocator (nobody plays a step twice)."""
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
+    ids = [Identity.generate() for _ in range(3)]
+    transports = await withholding_transports(3, 2, b"deck_open")
+    peers = await table_of(3, transports, persist=True, identities=ids)
+    await until(lambda: all(map(ready, peers)))
+    for seat, p in enumerate(peers):
+        p.decide(Bid(1 + seat))
+    ls0 = peers[0].lockstep
+    await until(lambda: ls0.steps.dealing.busy() and ls0.awaited() == {2} and peers[2].lockstep.step == 1)
+    transports[2].kill()
+    await peers[2].stop(clean=False)
+    again = MemoryTransport(transports[0].broker)
+    await again.start()
+    peers[2] = await join_game(again, ids[2], ls0.gid, name="P2", game=GAME, persist=True)
+    for p in peers:
+        p.stall_after = 0.1  # the watchdog asks on sync soon (the real one waits 2 s)
+    await finish(peers)
+    _agree(peers)
+    assert not any(p.lockstep.proofs.proven for p in peers)
+    assert not [d for p in peers for d in p.dropped if "equivocation" in d]
+
+
+@pytest.mark.parametrize("lost", [False, True], ids=["sent", "lost"])
+async def test_a_peer_resumed_before_the_others_reveals_reveals_again_as_the_same_message(lost, tmp_path, monkeypatch):
+    """Seat 2 revealed, then crashed before the others' reveals came (its disk holds none) and
+    its reveal was `lost` on the wire or not. Restarted, it reveals again, signed anew: the
+    table takes it for the one it holds (not for an equivocation), or for the first, and the
+    step goes on once the others' reveals are in."""
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
+    ids = [Identity.generate() for _ in range(3)]
+    broker = MemoryBroker()
+    transports = [MemoryTransport(broker) for _ in range(3)]
+    for t in transports:
+        await t.start()
+    peers = await table_of(3, transports, persist=True, identities=ids)
+    await until(lambda: all(map(ready, peers)))
+    held = [_hold_reveals(t) for t in transports]
+    for seat, p in enumerate(peers):
+        p.decide(Bid(1 + seat))
+    await until(lambda: all(held))
+    if not lost:  # its reveal went out before the crash
+        MemoryTransport.publish_now(transports[2], peers[0].topics.log, held[2][0])
+        await until(lambda: all(2 in p.lockstep.reveals for p in peers))
+    await peers[2].flush()
+    transports[2].kill()
+    await peers[2].stop(clean=False)
+    again = MemoryTransport(broker)
+    await again.start()
+    peers[2] = await join_game(again, ids[2], peers[0].lockstep.gid, name="P2", game=GAME, persist=True)
+    for t in transports[:2]:
+        del t.publish_now  # the others' reveals reach the table at last
+    for raw in held[0][:1] + held[1][:1]:
+        await again.publish(peers[0].topics.log, raw)
+    await until(lambda: all(p.lockstep.step == 1 for p in peers))
+    await finish(peers)
+    _agree(peers)
+    assert not any(p.lockstep.proofs.proven for p in peers)
+    assert not [d for p in peers for d in p.dropped if "equivocation" in d]
+
+
 async def test_a_watcher_follows_the_public_view() -> None:
     broker, transports, peers = await memory_table(2, options={"rounds": 2})
     watcher_t = MemoryTransport(broker)
@@ -303,6 +411,12 @@ async def test_a_watcher_follows_the_public_view() -> None:
 
 
 async def test_a_seated_peer_that_lost_its_files_gets_its_seat_back_from_the_others() -> None:
+    """Its seat and the game come back from the others' logs; its deck keys do not (new ones
+    would fail the deal's commitments): the table waits for them at the next card to open,
+    then votes it out and scores the game, and the returned peer ends alike."""
+    import time
+
+    from engine.core.early import is_ended_early
     from net.transport import MemoryBroker
 
     broker = MemoryBroker()
@@ -311,10 +425,10 @@ async def test_a_seated_peer_that_lost_its_files_gets_its_seat_back_from_the_oth
     for t in transports:
         await t.start()
     peers = await table_of(2, transports, options={"rounds": 3}, identities=ids)
-    await until(lambda: all(p.lockstep.phase == "play" for p in peers))
+    await until(lambda: all(map(ready, peers)))
     for seat, p in enumerate(peers):
         p.decide(Bid(1 + seat))
-    await settle()
+    await until(lambda: all(p.lockstep.step == 1 for p in peers))
     transports[1].kill()
     await peers[1].stop(clean=False)
     fresh = MemoryTransport(broker)
@@ -324,8 +438,24 @@ async def test_a_seated_peer_that_lost_its_files_gets_its_seat_back_from_the_oth
     assert again.lockstep.my_seat == 1 and again.lockstep.hash == peers[0].lockstep.hash
     with pytest.raises(Refused, match="already started and you have no seat"):
         await join_game(fresh, Identity.generate(), peers[0].lockstep.gid, game=GAME, persist=False, timeout=0.5)
-    await finish([peers[0], again])
-    _agree([peers[0], again])
+    now = [time.time()]
+    table = [peers[0], again]
+    for p in table:
+        p.lockstep.ctx.clock = lambda: now[0]
+        p.lockstep.deadlines.since = now[0]
+        p.bot_kind = "random"
+        p._bot_if_my_turn()
+    ls0 = peers[0].lockstep
+    # it plays its seat, but the next secret opens with every seat's key, and it has none
+    await until(lambda: ls0.steps.dealing.busy() and ls0.awaited() == {1} == again.lockstep.awaited())
+    assert ls0.step == 2 and not again.lockstep.steps.dealing.seats
+    now[0] += 10_000
+    peers[0].vote("end")
+    await until(lambda: all(p.lockstep.phase == "over" and p.lockstep.deal_verdict for p in table))
+    _agree(table, verdict="not verified: P1 left before revealing")
+    result = ls0.result()
+    assert is_ended_early(result) and result.places == (1, 2)
+    assert again.lockstep.result() == result
 
 
 @pytest.fixture(scope="module")
@@ -424,5 +554,20 @@ def test_the_protocol_takes_time_and_randomness_only_from_what_it_is_given() -> 
     assert peers[0].seed == crypto.game_seed("nettest-0000cafe", [bytes([7]) * 32, bytes([8]) * 32])
     nonces = [decode_envelope(raw).nonce for raw in first]
     assert all(1_700_000_000_000_000 <= q < 1_700_001_000_000_000 for q in nonces), "a nonce from the real clock"
+    assert any(b"boxes" in raw for raw in first), "the deal showed each seat its card"
     again, _ = play()
-    assert again == first, "same keys, clock and entropy: the same bytes on the wire"
+    assert list(map(_but_boxes, again)) == list(map(_but_boxes, first)), (
+        "same keys, clock and entropy: the same bytes on the wire")
+
+
+def _but_boxes(raw: bytes):
+    """A message as two runs must send it alike: a sealed box takes a fresh ephemeral key
+    (docs/protocol.md section 11), so its bytes and the signature over them differ; their
+    sizes, and everything else, do not."""
+    data = msgpack.unpackb(raw, raw=False)
+    boxes = data["b"].get("boxes") if isinstance(data["b"], dict) else None
+    if not boxes:
+        return raw
+    data["b"]["boxes"] = [[to, deck, pos, len(box)] for to, deck, pos, box in boxes]
+    del data["z"]
+    return data

@@ -68,7 +68,7 @@ async def test_a_resumed_network_table_shows_the_log_as_it_was(tmp_path, monkeyp
     from net.transport import MemoryBroker, MemoryTransport
 
     from .fakegame import GAME
-    from .helpers import finish, table_of, until
+    from .helpers import finish, ready, table_of, until
 
     monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
     broker = MemoryBroker()
@@ -77,7 +77,7 @@ async def test_a_resumed_network_table_shows_the_log_as_it_was(tmp_path, monkeyp
     for t in transports:
         await t.start()
     peers = await table_of(3, transports, options={"rounds": 4}, persist=True, identities=ids)
-    await until(lambda: all(p.lockstep.phase == "play" for p in peers))
+    await until(lambda: all(map(ready, peers)))
     before = NetTable(peers[2])
     for seat, p in enumerate(peers):
         p.decide(Bid(1 + seat))
