@@ -111,7 +111,10 @@ async def test_a_relay_forgets_finished_games_but_still_serves_them(tmp_path, mo
             await _until(lambda n=n: relay.forgotten == n)
         assert relay.watchers == {} and relay.bots == {} and relay.bots_running == 0
         assert len(relay._loaded) <= relay.limits.loaded_archives
-        assert _fds() <= fds + 1, "open files grew with archived games"  # +1: a socket closing
+        try:  # sockets of the last game may still be closing on a loaded machine; a leak stays
+            await _until(lambda: _fds() <= fds + 1, 10.0)
+        except AssertionError:
+            raise AssertionError(f"open files grew with archived games: {fds} -> {_fds()}") from None
         await asyncio.sleep(transport_module.UNSUBSCRIBE_AFTER + 0.5)
         relay.broker._broker.subscriptions.prune()  # as the broker does every PRUNE_EVERY s
         assert relay.broker.subscription_count() <= subscriptions, "broker subscriptions kept per game"
