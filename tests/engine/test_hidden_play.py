@@ -32,9 +32,8 @@ def bot_game(gid: str, n: int, seed: int, bots: str = "random") -> HiddenPlay:
 def test_whole_bot_games_on_partial_knowledge_match_the_plain_game(gid: str) -> None:
     game = get_game(gid)
     for n in range(game.min_players, game.max_players + 1):
-        for seed in range(2):
-            play = bot_game(gid, n, seed)
-            assert play.steps > 0
+        play = bot_game(gid, n, n % 2)  # one game per table size, the seeds alternating
+        assert play.steps > 0
 
 
 @pytest.mark.parametrize("gid", HIDDEN_GAMES)
