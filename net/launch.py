@@ -8,6 +8,7 @@ and its own broker connection, exactly like a remote player.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import socket
 from collections.abc import Awaitable, Callable, Mapping
@@ -18,12 +19,12 @@ from typing import Any
 from engine.core import Game
 from engine.registry import get_game
 
-from .broker import EmbeddedBroker, self_signed
+from .broker import EmbeddedBroker, cert_fingerprint, self_signed
 from .identity import Identity, load_or_create
 from .invite import make_invite
 from .lockstep import presence_payload
 from .lockstep.admission import TablePin, host_pin
-from .mqtt import MqttTransport
+from .mqtt import MqttTransport, normal_pin, parse_broker
 from .paths import data_dir
 from .peer import Peer
 from .session import host_game, join_game, new_gid
@@ -62,7 +63,7 @@ class Session:
     broker_url: str
     closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     bots: list[Peer] = field(default_factory=list)
-    fingerprint: str = ""  # the pin of our embedded broker's certificate, for the invite
+    fingerprint: str = ""  # the pin of the broker's certificate we trust (the invite carries it)
 
     async def close(self) -> None:
         for bot in self.bots:
@@ -112,6 +113,50 @@ def check_exposure(settings: BrokerSettings) -> None:
                          "set [broker] username and password, or use --tls, or pass --insecure")
 
 
+def embedded_host(settings: BrokerSettings) -> str:
+    """The address an embedded broker's invite names (the LAN address when binding 0.0.0.0)."""
+    return lan_address() if settings.bind in ("0.0.0.0", "") else settings.bind
+
+
+def embedded_tls_files(settings: BrokerSettings) -> tuple[str | None, str | None]:
+    """(certificate, key) an embedded broker serves TLS with: the configured pair, or with
+    --tls a self-signed one made once (openssl) and kept; (None, None) without TLS."""
+    cert, key = settings.cert_file or None, settings.key_file or None
+    if settings.tls and not cert:
+        made = self_signed(data_dir() / "tls", embedded_host(settings))
+        cert, key = str(made[0]), str(made[1])
+    return cert, key
+
+
+def embedded_fingerprint(settings: BrokerSettings) -> str:
+    """The pin an embedded broker with these settings will have ("" without TLS, or when the
+    players trust it through a CA file), known before it starts (for an invite printed early)."""
+    cert, _ = embedded_tls_files(settings)
+    return cert_fingerprint(cert) if cert and not settings.ca_file else ""
+
+
+def trusting(settings: BrokerSettings, url: str, cert: str) -> BrokerSettings:
+    """`settings` trusting exactly the certificate an invite code pins for `url`.
+
+    The code wins over a configured `fingerprint`: it is what the host gave us for this very
+    table, while the setting is for whatever broker we use otherwise. A copy; the settings
+    passed in are left as they are. Without a pin, or on plain mqtt://, they are returned.
+    """
+    if not cert or not parse_broker(url).tls:
+        return settings
+    cert = normal_pin(cert)
+    configured = settings.fingerprint.strip().lower().removeprefix("sha256:").replace(":", "")
+    if configured and configured != cert:
+        log.info("the invite code pins the certificate %s… of %s, not the configured %s…: the code's is used",
+                 cert[:16], url, configured[:16])
+    return dataclasses.replace(settings, fingerprint=cert)
+
+
+def invite_fingerprint(url: str, settings: BrokerSettings) -> str:
+    """The certificate pin an invite for `url` carries: the one we trust the broker by, on mqtts://."""
+    return settings.fingerprint if settings.fingerprint and parse_broker(url).tls else ""
+
+
 async def start_broker(settings: BrokerSettings) -> tuple[str, EmbeddedBroker | None]:
     """(url, broker): starts an embedded broker when asked; OSError with a clear line if busy.
 
@@ -121,10 +166,8 @@ async def start_broker(settings: BrokerSettings) -> tuple[str, EmbeddedBroker | 
     if settings.broker != EMBEDDED:
         return settings.broker, None
     check_exposure(settings)
-    host = lan_address() if settings.bind in ("0.0.0.0", "") else settings.bind
-    cert, key = settings.cert_file or None, settings.key_file or None
-    if settings.tls and not cert:
-        cert, key = self_signed(data_dir() / "tls", host)
+    host = embedded_host(settings)
+    cert, key = embedded_tls_files(settings)
     broker = EmbeddedBroker(settings.bind, settings.port, username=settings.username,
                             password=settings.password, certfile=cert, keyfile=key)
     await broker.start()
@@ -223,7 +266,8 @@ async def host_session(
             peer.store.save_meta({**peer.store.load_meta(), "bots": bots, "embedded": broker is not None,
                                   "bind": settings.bind, "port": broker.port if broker else settings.port})
         pin = host_pin(identity, gid)
-        session = Session(peer, make_invite(url, gid, pin), url, closers, fingerprint=settings.fingerprint)
+        cert = invite_fingerprint(url, settings)
+        session = Session(peer, make_invite(url, gid, pin, cert), url, closers, fingerprint=cert)
         for index in range(1, bots + 1):
             bot, stop = await start_bot(url, gid, settings, index=index, kind=bot_kind, delay=bot_delay,
                                         persist=persist, pin=pin)
@@ -248,10 +292,12 @@ async def join_session(
     watch: bool = False,
     persist: bool = True,
     pin: TablePin | None = None,
+    cert: str = "",
 ) -> Session:
     """Take (or retake) a seat in `gid` on the broker at `url`, or watch it (`pin`: the
-    invite's, naming the host and proving we were invited)."""
-    settings = settings or BrokerSettings(broker=url)
+    invite's, naming the host and proving we were invited; `cert`: the invite's pin of the
+    broker's certificate, trusted for this connection over a configured one)."""
+    settings = trusting(settings or BrokerSettings(broker=url), url, cert)
     identity = identity or load_or_create()
     transport = await connect(url, settings, None if watch else presence_will(identity, gid, name, settings.prefix))
     try:
@@ -260,8 +306,11 @@ async def join_session(
     except BaseException:
         await transport.stop()
         raise
-    invite = make_invite(url, gid, pin) if pin is not None else f"{url}/{gid}"
-    return Session(peer, invite, url, [transport.stop])
+    cert = invite_fingerprint(url, settings)
+    if peer.store is not None and cert:  # to rejoin without the code (`gamenight join`, Continue)
+        peer.store.save_meta({**peer.store.load_meta(), "cert": cert})
+    invite = make_invite(url, gid, pin, cert) if pin is not None else f"{url}/{gid}"
+    return Session(peer, invite, url, [transport.stop], fingerprint=cert)
 
 
 async def wait_started(peer: Peer, timeout: float | None = None) -> None:

@@ -229,31 +229,47 @@ def _check_exposure(settings: Any) -> None:
         raise _cli_error(str(exc)) from None
 
 
-def _parse_code(code: str, args: argparse.Namespace, config: Any) -> tuple[str, str, Any]:
+def _parse_code(code: str, args: argparse.Namespace, config: Any) -> Any:
+    """The invite (broker, gid, pin, cert) a command was given; --broker names another address."""
     from net.invite import parse_invite
 
     try:
-        url, gid, pin = parse_invite(code, args.broker or config.broker.url)
+        invite = parse_invite(code, args.broker or config.broker.url)
     except ValueError as exc:
         raise _cli_error(str(exc)) from None
     if args.broker and args.broker != "embedded":
-        url = _settings(args, config, args.broker).broker
-    return url, gid, pin
+        invite = invite._replace(broker=_settings(args, config, args.broker).broker)
+    return invite
 
 
-def _code(url: str, gid: str, pin: Any) -> str:
+def _join_settings(args: argparse.Namespace, config: Any, url: str, cert: str) -> Any:
+    """The settings to reach `url` with, trusting the certificate the invite code pins (if any)."""
+    from net.launch import trusting
+
+    return trusting(_settings(args, config, url), url, cert)
+
+
+def _code(url: str, gid: str, pin: Any, cert: str = "") -> str:
     """The invite code again (for the Join screen), or the bare address when we hold no pin."""
     from net.invite import make_invite
 
-    return make_invite(url, gid, pin) if pin is not None else f"{url}/{gid}"
+    return make_invite(url, gid, pin, cert) if pin is not None else f"{url}/{gid}"
 
 
-def _saved_pin(gid: str) -> Any:
-    """The pin this machine joined `gid` with (to rejoin without the code)."""
+def _saved_pin(gid: str) -> tuple[Any, str]:
+    """The table pin and broker certificate pin this machine joined `gid` with (to rejoin
+    without the code)."""
     from net.invite import parse_pin
+    from net.mqtt import normal_pin
 
-    text = _my_meta(gid).get("pin")
-    return parse_pin(text) if text else None
+    meta = _my_meta(gid)
+    text, cert = meta.get("pin"), meta.get("cert")
+    pin = parse_pin(text) if isinstance(text, str) and text else None
+    try:
+        cert = normal_pin(cert) if isinstance(cert, str) and cert else ""
+    except ValueError:  # a damaged file: rejoin as without it (the broker's certificate decides)
+        cert = ""
+    return pin, cert
 
 
 def _run(coro: Any) -> int:
@@ -386,15 +402,19 @@ def _planned_invite(settings: Any, gid: str) -> str:
     """The invite of a game about to be hosted (printed before the TUI takes the terminal)."""
     from net.identity import load_or_create
     from net.invite import make_invite
-    from net.launch import lan_address
+    from net.launch import embedded_fingerprint, embedded_host, invite_fingerprint
     from net.lockstep.admission import host_pin
 
     pin = host_pin(load_or_create(), gid)  # the same pin the host screen's table will use
     if settings.broker != "embedded":
-        return make_invite(settings.broker, gid, pin)
-    host = lan_address() if settings.bind in ("0.0.0.0", "") else settings.bind
+        return make_invite(settings.broker, gid, pin, invite_fingerprint(settings.broker, settings))
     scheme = "mqtts" if settings.tls or settings.cert_file else "mqtt"
-    return make_invite(f"{scheme}://{host}:{settings.port}", gid, pin)
+    try:  # the certificate the broker will serve: made now (once, kept) if it is a new self-signed one
+        cert = embedded_fingerprint(settings) if scheme == "mqtts" else ""
+    except (OSError, ValueError) as exc:
+        raise _cli_error(str(exc)) from None
+    url = f"{scheme}://{embedded_host(settings)}:{settings.port}"
+    return make_invite(url, gid, pin, cert or invite_fingerprint(url, settings))
 
 
 async def _host_headless(request: dict[str, Any], delay: float) -> int:
@@ -441,7 +461,7 @@ def last_network_screen(config: Any) -> Any:
         return _host_screen(_host_request(meta, gid, config), config, listed=bool(meta.get("listed")))
     from tui.screens.join import JoinScreen
 
-    return JoinScreen(code=_code(url, gid, _saved_pin(gid)))
+    return JoinScreen(code=_code(url, gid, *_saved_pin(gid)))
 
 
 def has_unfinished_network_game() -> bool:
@@ -503,35 +523,35 @@ def _host_screen(request: dict[str, Any], config: Any, listed: bool = False) -> 
 def cmd_join(args: argparse.Namespace) -> int:
     config = _config()
     if args.code:
-        url, gid, pin = _parse_code(args.code, args, config)
+        url, gid, pin, cert = _parse_code(args.code, args, config)
     else:
         url, gid = _last_network_game()
-        pin = _saved_pin(gid)
+        pin, cert = _saved_pin(gid)
     meta = _my_meta(gid)
     if meta.get("role") == "host" and not meta.get("finished"):
         return _reopen_as_host(meta, gid, config, args.headless)
     name = args.name or config.player.name
-    settings = _settings(args, config, url)
+    settings = _join_settings(args, config, url, cert)
     if args.headless:
         return _run(_join_headless(url, gid, settings, name, bot="best", watch=False, pin=pin))
     _check_reachable(url)
     _check_announced(url, gid, settings)
     from tui.screens.join import JoinScreen
 
-    return _run_app(JoinScreen(code=_code(url, gid, pin), name=name), config)
+    return _run_app(JoinScreen(code=_code(url, gid, pin, cert), name=name), config)
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
     config = _config()
-    url, gid, pin = _parse_code(args.code, args, config)
-    settings = _settings(args, config, url)
+    url, gid, pin, cert = _parse_code(args.code, args, config)
+    settings = _join_settings(args, config, url, cert)
     _check_reachable(url)
     _check_announced(url, gid, settings)
     if args.headless:
         return _run(_join_headless(url, gid, settings, config.player.name, bot=None, watch=True, pin=pin))
     from tui.screens.join import JoinScreen
 
-    return _run_app(JoinScreen(code=_code(url, gid, pin), watch=True), config)
+    return _run_app(JoinScreen(code=_code(url, gid, pin, cert), watch=True), config)
 
 
 def _print_step(peer: Any, note: Any) -> None:
@@ -576,12 +596,12 @@ def cmd_bot(args: argparse.Namespace) -> int:
     from net.paths import data_dir
 
     config = _config()
-    url, gid, pin = _parse_code(args.code, args, config)
+    url, gid, pin, cert = _parse_code(args.code, args, config)
     kinds = {"best", *bot_kinds(gid.rsplit("-", 1)[0])}
     if args.kind not in kinds:
         raise _cli_error(f"--kind must be one of {', '.join(sorted(kinds))}")
     identity = load_or_create(Path(args.key) if args.key else data_dir() / "bot.key")
-    settings = _settings(args, config, url)
+    settings = _join_settings(args, config, url, cert)
     return _run(_join_headless(url, gid, settings, args.name, bot=args.kind, watch=False,
                                identity=identity, delay=args.delay, pin=pin))
 

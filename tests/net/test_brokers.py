@@ -173,7 +173,7 @@ async def test_a_crashed_host_reopens_its_table_and_embedded_broker_and_the_game
     proc = subprocess.Popen(host_cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = proc.stdout.readline()
     assert line.startswith("invite code: "), proc.stderr.read()
-    _, gid, pin = parse_invite(line.split(": ", 1)[1])
+    _, gid, pin, _ = parse_invite(line.split(": ", 1)[1])
     url = f"mqtt://127.0.0.1:{port}"
     identity = Identity.generate()
     transport = await connect(url, BrokerSettings(broker=url), presence_will(identity, gid, "Rem", "gamenight/v1"))

@@ -56,7 +56,7 @@ def test_headless_host_with_bot_peers_plays_a_game_to_the_end(home) -> None:
     from net.invite import parse_invite
 
     assert lines[0].startswith("invite code: ")
-    broker, gid, _ = parse_invite(lines[0].split(": ", 1)[1])  # the pinned form, as a joiner pastes it
+    broker, gid, _, _ = parse_invite(lines[0].split(": ", 1)[1])  # the pinned form, as a joiner pastes it
     assert broker == f"mqtt://127.0.0.1:{port}" and gid.startswith("money-")
     assert any(line.startswith("game over after") and "Ann" in line for line in lines)
 

@@ -57,7 +57,7 @@ def test_an_old_invite_code_is_one_clear_line_and_a_new_one_round_trips() -> Non
     identity = Identity.generate()
     pin = host_pin(identity, "money-1a2b3c4d")
     code = make_invite("mqtt://192.168.1.20:1883", "money-1a2b3c4d", pin)
-    assert parse_invite(code) == ("mqtt://192.168.1.20:1883", "money-1a2b3c4d", pin)
+    assert parse_invite(code) == ("mqtt://192.168.1.20:1883", "money-1a2b3c4d", pin, "")
     assert parse_invite(code.upper().replace("MQTT://", "mqtt://")).pin == pin  # read aloud, typed in capitals
     assert len(code.rsplit("/", 1)[1]) == 39  # 32 base32 characters in groups of four
     wrapped = code[:60] + "\n" + code[60:] + "  "  # copied from an 80-column screen where it wrapped

@@ -108,7 +108,7 @@ async def test_the_host_screen_shows_who_sits_and_removes_a_player(tmp_path, mon
             await pa.press("enter")
             host_screen = alice.screen
             await _wait(pa, lambda: host_screen.table is not None, what="the table")
-            url, gid, pin = parse_invite(host_screen.table.invite)
+            url, gid, pin, _ = parse_invite(host_screen.table.invite)
             transport = await connect(url)
             try:
                 carl = await join_game(transport, Identity.generate(), gid, name="Carl", persist=False, pin=pin)

@@ -13,6 +13,8 @@ import shutil
 
 import pytest
 
+from net.invite import parse_invite
+
 from .sshdoor import (
     NEEDS_SSH,
     Visitor,
@@ -64,9 +66,9 @@ def test_a_table_open_to_this_server_is_picked_from_the_list_and_both_see_the_de
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="the relay's TLS certificate is made with openssl")
 def test_an_invite_code_made_inside_the_door_lets_a_player_from_outside_join(tmp_path):
-    """The code names the relay's broker (its address as any client reaches it); the visitor's
-    app logs in and pins the certificate as the relay does, and so does the player outside, with
-    the login and the pin the relay's start line gives."""
+    """The code names the relay's broker (its address as any client reaches it) and carries its
+    certificate's pin; the visitor's app logs in and pins the certificate as the relay does, and
+    the player outside needs only the login besides the code (no fingerprint to set by hand)."""
     login = {"GAMENIGHT_BROKER_USERNAME": "friends", "GAMENIGHT_BROKER_PASSWORD": "swordfish"}
     with relay_process(tmp_path / "relay", "--tls", env=login) as relay:
         start = relay.start_line()
@@ -76,10 +78,10 @@ def test_an_invite_code_made_inside_the_door_lets_a_player_from_outside_join(tmp
         with Visitor(relay, "ann") as ann:
             code = invite_code(host_money_for_two(ann, listed=False))
             assert code.startswith(f"{broker.group(1)}/money-"), code
+            assert parse_invite(code).cert == pin.group(1)
             assert relay.listed() == []  # invite only: not in the door's list
             home = write_config(tmp_path / "cy", "Cy")
-            access = {**login, "GAMENIGHT_BROKER_FINGERPRINT": pin.group(1)}
-            with outside_player(home, "join", code, env=access) as cy:
+            with outside_player(home, "join", code, env=login) as cy:
                 for player, me in ((ann, "Ann"), (cy, "Cy")):
                     assert f"you: {me}" in player.wait("Your hand")
                 _same_end(play_together([ann, cy]))

@@ -78,6 +78,37 @@ async def test_join_name_from_the_command_line_fills_the_form(joins):
         assert joins == ["Marian"]
 
 
+async def test_the_join_screen_trusts_the_certificate_the_code_pins(monkeypatch):
+    """A code from a `--tls` host: the screen connects trusting the code's certificate pin,
+    over the one in the player's settings (for their usual broker); a mangled pin is one line."""
+    from dataclasses import replace
+
+    seen: list[str] = []
+
+    async def fake_join_session(url, gid, *, settings, **kwargs):
+        seen.append(settings.fingerprint)
+        raise Joined("stop here")
+
+    monkeypatch.setattr("net.launch.join_session", fake_join_session)
+    cert = "c0ffee" * 10 + "abcd"
+    pinned = make_invite("mqtts://127.0.0.1:8883", "money-1a2b3c4d",
+                         TablePin(bytes(FINGERPRINT_BYTES), bytes(SECRET_BYTES)), cert)
+    config = _config()
+    config = replace(config, broker=replace(config.broker, fingerprint="ab" * 32))
+    app = GamenightApp(config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        app.push_screen(JoinScreen(code=pinned))
+        await settle(pilot)
+        assert seen == [cert]
+        app.pop_screen()
+        await settle(pilot)
+        app.push_screen(JoinScreen(code=pinned[:-5]))  # the last group lost in the copy
+        await settle(pilot)
+        assert seen == [cert]  # no connection tried
+        assert "certificate pin at the end of the invite code" in screen_text(app)
+
+
 def _cli(*args: str, home: Path, timeout: float = 30) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(GAMENIGHT), *args], capture_output=True, text=True, timeout=timeout,
                           env={"GAMENIGHT_HOME": str(home), "PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL)

@@ -62,25 +62,27 @@ class JoinScreen(TableSetupScreen):
             from net.invite import parse_invite
 
             try:
-                url, gid, pin = parse_invite(self.code, self.app.config.broker.url)
+                url, gid, pin, cert = parse_invite(self.code, self.app.config.broker.url)
             except ValueError as exc:
                 self._status(str(exc), error=True)
                 return
-            self._go(url, gid, self.watch_only, pin)
+            self._go(url, gid, self.watch_only, pin, cert)
             return
         self.query_one("#join-games", PickList).focus()
         self.action_find()
 
     # ---- finding games -----------------------------------------------------------------
-    def _address(self) -> tuple[str, str | None, Any] | None:
+    def _address(self) -> tuple[str, str | None, Any, str] | None:
+        """(broker, gid, table pin, certificate pin) typed in the form: a code or a bare broker."""
         from net.invite import parse_invite
         from net.mqtt import parse_broker
 
         text = self.query_one("#join-broker", Input).value.strip()
         try:
             if "/" in text.replace("://", ""):
-                return parse_invite(text, self.app.config.broker.url)
-            return parse_broker(text).url, None, None
+                code = parse_invite(text, self.app.config.broker.url)
+                return code.broker, code.gid, code.pin, code.cert
+            return parse_broker(text).url, None, None, ""
         except ValueError as exc:
             self._status(str(exc), error=True)
             return None
@@ -88,16 +90,16 @@ class JoinScreen(TableSetupScreen):
     def action_find(self) -> None:
         address = self._address()
         if address is not None:
-            self._find(address[0])
+            self._find(address[0], address[3])
 
     @work(exclusive=True, group="find")
-    async def _find(self, url: str) -> None:
+    async def _find(self, url: str, cert: str = "") -> None:
         from net.launch import connect
         from net.session import list_open_games
 
         self._status(f"Looking for games on {url}…")
         try:
-            transport = await connect(url, self._settings(url), timeout=3)
+            transport = await connect(url, self._settings(url, cert), timeout=3)
         except Exception as exc:
             self._status(f"Cannot reach {url}: {exc}", error=True)
             return
@@ -109,12 +111,15 @@ class JoinScreen(TableSetupScreen):
         for g in games:
             seats = f"{g.players - g.free}/{g.players} seated"
             state = f"{g.free} free" if g.open and g.free else "playing"
-            rows.append(PickRow((url, g.gid, g.invite), f"{g.gid:<22} {g.game:<10} host {g.host_name:<12} {seats}, {state}"))
+            rows.append(PickRow((url, g.gid, g.invite, cert), f"{g.gid:<22} {g.game:<10} host {g.host_name:<12} {seats}, {state}"))
         self.query_one("#join-games", PickList).set_rows(rows)
         self._status(f"{len(games)} game(s) on {url}." if games else f"No open game on {url} yet (F5 to look again).")
 
-    def _settings(self, url: str) -> Any:
-        return broker_settings(self.app.config, url)
+    def _settings(self, url: str, cert: str = "") -> Any:
+        """The config's settings for `url`, trusting the certificate an invite code pins."""
+        from net.launch import trusting
+
+        return trusting(broker_settings(self.app.config, url), url, cert)
 
     # ---- joining -----------------------------------------------------------------------
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -122,11 +127,11 @@ class JoinScreen(TableSetupScreen):
         address = self._address()
         if address is None:
             return
-        url, gid, pin = address
+        url, gid, pin, cert = address
         if gid:
-            self._go(url, gid, False, pin)
+            self._go(url, gid, False, pin, cert)
         else:
-            self._find(url)
+            self._find(url, cert)
 
     def action_join(self) -> None:
         self._join_selected(False)
@@ -143,14 +148,14 @@ class JoinScreen(TableSetupScreen):
             if key[2]:  # an invite-only table: the list shows it, only its code lets us in
                 self._status(f"{key[1]} is by invitation: paste the host's invite code above.", error=True)
                 return
-            self._go(key[0], key[1], watch)
+            self._go(key[0], key[1], watch, None, key[3])
 
-    def _go(self, url: str, gid: str, watch: bool, pin: Any = None) -> None:
+    def _go(self, url: str, gid: str, watch: bool, pin: Any = None, cert: str = "") -> None:
         if self.session is not None:
             return
         self.session = "joining"
         self._status(f"{'Watching' if watch else 'Joining'} {gid}…")
-        self._join(url, gid, watch, pin)
+        self._join(url, gid, watch, pin, cert)
 
     def player_name(self) -> str:
         """The name typed in the form; empty means the one from the settings."""
@@ -158,12 +163,13 @@ class JoinScreen(TableSetupScreen):
         return typed[:MAX_NAME] or self.name_override or self.app.config.player.name
 
     @work(exclusive=True, group="join")
-    async def _join(self, url: str, gid: str, watch: bool, pin: Any = None) -> None:
+    async def _join(self, url: str, gid: str, watch: bool, pin: Any = None, cert: str = "") -> None:
         from net.launch import join_session
 
         name = self.player_name()
         try:
-            session = await join_session(url, gid, settings=self._settings(url), name=name, watch=watch, pin=pin)
+            session = await join_session(url, gid, settings=self._settings(url, cert), name=name, watch=watch,
+                                         pin=pin)
         except Exception as exc:  # refused (versions, full), unreachable: one clear line
             log.info("join failed", exc_info=True)
             self.session = None
