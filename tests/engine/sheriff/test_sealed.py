@@ -93,7 +93,7 @@ def _check_hidden(state, originals):
                 assert set(seen.hand) <= {HIDDEN} | set(GAME.view(state, None).players[owner].hand)
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(4))  # both bot mixes at every table size
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_a_game_through_sealed_bags_is_the_same_game(n, seed) -> None:
     kinds = ["heuristic" if (seed + s) % 2 else "random" for s in range(n)]
