@@ -17,7 +17,7 @@ play: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check engine net tui tests bench
-	$(BIN)/python -m pytest -q -n 2  # two workers: the suite is mostly waiting on brokers and pilots
+	$(BIN)/python -m pytest -q -n 2 --dist worksteal  # two workers (2 cores); an idle one takes tests queued for the other
 
 lint: $(STAMP)
 	$(BIN)/ruff check engine net tui tests bench
