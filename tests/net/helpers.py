@@ -68,13 +68,19 @@ async def table_of(
     return peers
 
 
-async def withholding_transports(n: int, seat: int, *markers: bytes) -> list[MemoryTransport]:
-    """n started transports on one memory broker; `seat`'s never publishes a message holding
-    one of `markers` (its peer makes and keeps them: a seat that will not send them)."""
+async def memory_transports(n: int) -> tuple[MemoryBroker, list[MemoryTransport]]:
+    """n started transports on one memory broker."""
     broker = MemoryBroker()
     transports = [MemoryTransport(broker) for _ in range(n)]
     for t in transports:
         await t.start()
+    return broker, transports
+
+
+async def withholding_transports(n: int, seat: int, *markers: bytes) -> list[MemoryTransport]:
+    """n started transports on one memory broker; `seat`'s never publishes a message holding
+    one of `markers` (its peer makes and keeps them: a seat that will not send them)."""
+    broker, transports = await memory_transports(n)
     publish = transports[seat].publish_now
 
     def withheld(topic, payload, qos=1, retain=False):
@@ -85,10 +91,7 @@ async def withholding_transports(n: int, seat: int, *markers: bytes) -> list[Mem
 
 
 async def memory_table(n: int, **kw) -> tuple[MemoryBroker, list[MemoryTransport], list[Peer]]:
-    broker = MemoryBroker()
-    transports = [MemoryTransport(broker) for _ in range(n)]
-    for t in transports:
-        await t.start()
+    broker, transports = await memory_transports(n)
     peers = await table_of(n, transports, **kw)
     await until(lambda: all(map(ready, peers)))
     return broker, transports, peers

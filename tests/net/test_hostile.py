@@ -25,10 +25,10 @@ from net import crypto
 from net.codec import decode_envelope
 from net.launch import BrokerSettings, connect
 from net.lockstep import Publish
-from net.transport import MemoryBroker, MemoryTransport
+from net.transport import MemoryTransport
 
 from .brokers import HAVE_MOSQUITTO, running_broker
-from .helpers import forge, table_of, until
+from .helpers import forge, memory_transports, table_of, until
 from .test_dealt import _Cheating, _seat_1_deals_as
 
 pytestmark = pytest.mark.net
@@ -69,10 +69,7 @@ async def _dealt_table(gid: str, withheld: set[str] = frozenset(), kind: str = "
     """Three peers of `gid` (seat 1 the cheater, whose transport withholds `withheld`), every
     peer's Lockstep on one fake clock."""
     if kind == "memory":
-        broker = MemoryBroker()
-        transports = [MemoryTransport(broker) for _ in range(3)]
-        for t in transports:
-            await t.start()
+        broker, transports = await memory_transports(3)
     else:
         url = await stack.enter_async_context(running_broker(kind))
         transports = [await connect(url, BrokerSettings(broker=url)) for _ in range(3)]
@@ -465,10 +462,7 @@ async def test_the_last_seat_to_send_its_key_sees_the_card_first_and_withholding
     player at a physical table to look at a card turned over). Withholding its key then only
     stalls the table: past the deadline the others vote, and the staller is ranked last."""
     held: list[bytes] = []
-    broker = MemoryBroker()
-    transports = [MemoryTransport(broker) for _ in range(3)]
-    for t in transports:
-        await t.start()
+    broker, transports = await memory_transports(3)
     publish = transports[CHEAT].publish_now
 
     def hold_opens(topic, payload, qos=1, retain=False):
@@ -563,10 +557,7 @@ async def test_a_peer_resumed_during_the_seed_agreement_is_not_taken_for_an_equi
 
     monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
     ids = [Identity.generate() for _ in range(3)]
-    broker = MemoryBroker()
-    transports = [MemoryTransport(broker) for _ in range(3)]
-    for t in transports:
-        await t.start()
+    broker, transports = await memory_transports(3)
     _withhold(transports[2], {"seed_reveal"})
     peers = await table_of(3, transports, game=get_game("ten"), persist=True, identities=ids)
     await until(lambda: peers[0].lockstep.awaited() == {2}, 10)
@@ -592,10 +583,7 @@ async def test_a_peer_resumed_after_its_reveal_went_out_is_not_taken_for_an_equi
 
     monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
     ids = [Identity.generate() for _ in range(3)]
-    broker = MemoryBroker()
-    transports = [MemoryTransport(broker) for _ in range(3)]
-    for t in transports:
-        await t.start()
+    broker, transports = await memory_transports(3)
     publish = transports[CHEAT].publish_now
     _withhold(transports[CHEAT], {"reveal"})
     peers = await table_of(3, transports, game=get_game("money"), persist=True, identities=ids)

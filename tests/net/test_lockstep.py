@@ -24,6 +24,7 @@ from .helpers import (
     finish,
     forge,
     memory_table,
+    memory_transports,
     ready,
     sent,
     settle,
@@ -228,12 +229,8 @@ async def test_a_peer_whose_hash_differs_from_two_others_freezes_with_a_report()
 
 async def test_a_version_mismatch_refuses_the_join_with_a_clear_message(monkeypatch) -> None:
     from net.session import host_game
-    from net.transport import MemoryBroker
 
-    broker = MemoryBroker()
-    transports = [MemoryTransport(broker) for _ in range(2)]
-    for t in transports:
-        await t.start()
+    broker, transports = await memory_transports(2)
     host = await host_game(GAME, transports[0], Identity.generate(), players=3, persist=False)
     import net.lockstep.router as lockstep_module
 
@@ -263,10 +260,7 @@ async def test_the_host_refuses_a_hello_with_other_versions() -> None:
 
 
 async def test_players_who_join_with_a_name_already_seated_get_a_number() -> None:
-    broker = MemoryBroker()
-    transports = [MemoryTransport(broker) for _ in range(4)]
-    for t in transports:
-        await t.start()
+    broker, transports = await memory_transports(4)
     ids = [Identity.generate() for _ in range(4)]
     host = await host_game(GAME, transports[0], ids[0], players=4, persist=False, name="Player")
     long_name = "Abcdefghijklmnopqrstuvwx"  # 24 characters: the number replaces its end
@@ -295,7 +289,6 @@ async def test_chat_is_signed_and_bound_to_the_seat() -> None:
 
 async def test_a_lost_peer_shows_offline_and_resumes_from_its_disk_log(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
-    from net.transport import MemoryBroker
 
     broker = MemoryBroker()
     transports = [MemoryTransport(broker) for _ in range(3)]
@@ -365,10 +358,7 @@ async def test_a_peer_resumed_before_the_others_reveals_reveals_again_as_the_sam
     step goes on once the others' reveals are in."""
     monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
     ids = [Identity.generate() for _ in range(3)]
-    broker = MemoryBroker()
-    transports = [MemoryTransport(broker) for _ in range(3)]
-    for t in transports:
-        await t.start()
+    broker, transports = await memory_transports(3)
     peers = await table_of(3, transports, persist=True, identities=ids)
     await until(lambda: all(map(ready, peers)))
     held = [_hold_reveals(t) for t in transports]
@@ -417,7 +407,6 @@ async def test_a_seated_peer_that_lost_its_files_gets_its_seat_back_from_the_oth
     import time
 
     from engine.core.early import is_ended_early
-    from net.transport import MemoryBroker
 
     broker = MemoryBroker()
     transports = [MemoryTransport(broker) for _ in range(2)]
