@@ -7,7 +7,8 @@ import contextlib
 import shutil
 import subprocess
 import tempfile
-from collections.abc import AsyncIterator
+import threading
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 from net.broker import EmbeddedBroker, free_port
@@ -116,3 +117,19 @@ async def running_broker(kind: str) -> AsyncIterator[str]:
             yield mosq.url
         finally:
             await mosq.stop()
+
+
+@contextlib.contextmanager
+def broker_on_thread(broker: EmbeddedBroker) -> Iterator[EmbeddedBroker]:
+    """`broker` started on its own thread's event loop (for a test whose clients block, such
+    as the CLI in this thread), stopped after."""
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=lambda: (asyncio.set_event_loop(loop), loop.run_forever()), daemon=True)
+    thread.start()
+    asyncio.run_coroutine_threadsafe(broker.start(), loop).result(10)
+    try:
+        yield broker
+    finally:
+        asyncio.run_coroutine_threadsafe(broker.stop(), loop).result(15)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(5)

@@ -13,7 +13,6 @@ import os
 import re
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -26,6 +25,8 @@ import pytest
 
 from net.doors.env import key_id
 from tests.tui.test_terminal import capture, wait_for
+
+from .webdoor import interrupt
 
 GAMENIGHT = Path(sys.executable).parent / "gamenight"
 NEEDS = ("ssh", "ssh-keygen", "tmux")
@@ -120,12 +121,7 @@ def relay_process(root: Path, *args: str, env: Mapping[str, str] | None = None) 
             seed_visitor(served.players, keys / name, name.title())
         yield served
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
+        interrupt(process, 30)
 
 
 def ssh_command(relay: Relay, key: str, *extra: str) -> list[str]:

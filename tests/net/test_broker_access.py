@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import subprocess
-import threading
 
 import pytest
 
@@ -18,7 +17,7 @@ from net.launch import BrokerSettings, check_exposure, connect, host_session
 from net.mqtt import BrokerUnreachable
 from tui.cli import main
 
-from .brokers import OPENSSL
+from .brokers import OPENSSL, broker_on_thread
 
 pytestmark = [pytest.mark.net, pytest.mark.skipif(not OPENSSL, reason="needs the openssl CLI")]
 
@@ -36,18 +35,8 @@ def tls_login_broker(tmp_path):
     """An embedded broker with TLS (self-signed) and a login, run on its own thread's loop."""
     cert, key = self_signed(tmp_path / "tls")
     broker = EmbeddedBroker(port=0, username="ann", password="open sesame", certfile=cert, keyfile=key)
-    loop = asyncio.new_event_loop()
-    started = threading.Event()
-    thread = threading.Thread(target=lambda: (asyncio.set_event_loop(loop), loop.run_forever()), daemon=True)
-    thread.start()
-    asyncio.run_coroutine_threadsafe(broker.start(), loop).result(10)
-    started.set()
-    try:
+    with broker_on_thread(broker):
         yield broker
-    finally:
-        asyncio.run_coroutine_threadsafe(broker.stop(), loop).result(15)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(5)
 
 
 def test_cert_fingerprint_is_the_sha256_openssl_prints(tmp_path) -> None:

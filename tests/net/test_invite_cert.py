@@ -8,11 +8,9 @@ before.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 import pytest
@@ -25,7 +23,7 @@ from net.lockstep.admission import FINGERPRINT_BYTES, SECRET_BYTES, TablePin, ho
 from net.paths import data_dir
 from tui.cli import main
 
-from .brokers import OPENSSL
+from .brokers import OPENSSL, broker_on_thread
 
 ROOT = Path(__file__).resolve().parents[2]
 GID = "money-1a2b3c4d"
@@ -127,16 +125,8 @@ def tls_broker(tmp_path):
     """An embedded TLS broker (self-signed, no login), on its own thread's loop."""
     cert, key = self_signed(tmp_path / "tls")
     broker = EmbeddedBroker(port=0, certfile=cert, keyfile=key)
-    loop = asyncio.new_event_loop()
-    thread = threading.Thread(target=lambda: (asyncio.set_event_loop(loop), loop.run_forever()), daemon=True)
-    thread.start()
-    asyncio.run_coroutine_threadsafe(broker.start(), loop).result(10)
-    try:
+    with broker_on_thread(broker):
         yield broker
-    finally:
-        asyncio.run_coroutine_threadsafe(broker.stop(), loop).result(15)
-        loop.call_soon_threadsafe(loop.stop)
-        thread.join(5)
 
 
 @pytest.mark.net

@@ -101,13 +101,7 @@ def relay_process(home: Path, *args: str, timeout: float = 90.0) -> Iterator[Rel
         url = _door_url(process, timeout)
         yield RelayProcess(process, url, home)
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                process.wait(60)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
+        interrupt(process, 60)
 
 
 def _door_url(process: subprocess.Popen, timeout: float) -> str:
@@ -123,3 +117,14 @@ def _door_url(process: subprocess.Popen, timeout: float) -> str:
             return found.group(1)
     process.kill()
     raise AssertionError(f"the relay printed no door address: {lines} {process.stderr.read()}")
+
+
+def interrupt(process: subprocess.Popen, grace: float) -> None:
+    """Ctrl-C to `process`, as its operator would; killed if it is not gone after `grace` s."""
+    if process.poll() is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(grace)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
