@@ -79,9 +79,14 @@ def test_a_resize_to_120x40_redraws_the_game_at_that_size(relay):
         subprocess.run(["tmux", "resize-window", "-t", visitor.session, "-x", "120", "-y", "40"], check=True)
         deadline = time.monotonic() + SLOW
         lines: list[str] = []
+
+        def redrawn() -> bool:  # the whole frame at the new size, not one caught mid-redraw
+            return (len(lines) == 40 and max(len(line.rstrip()) for line in lines) > 100
+                    and "Your hand" in "\n".join(lines) and "Place bid" in lines[-1])
+
         while time.monotonic() < deadline:
             lines = visitor.screen().splitlines()
-            if len(lines) >= 40 and max(len(line.rstrip()) for line in lines) > 100:
+            if redrawn():
                 break
             time.sleep(0.2)
         assert len(lines) == 40 and max(len(line.rstrip()) for line in lines) > 100, "\n".join(lines)
