@@ -169,18 +169,17 @@ class Table(ABC):
 
     async def play_for(self, seat: Seat) -> None:
         """This terminal's bot plays `seat`'s move: its clock ran out."""
-        first = seat not in self.autopilot
-        self.autopilot.add(seat)
         bot = make_bot(self.game, seat, "best", Stream(os.urandom(16)))
-        try:
-            action = bot.choose(self.view(seat), self.legal_actions(seat))
-            await self.submit(seat, action)
-        except GameError as exc:  # the step moved on meanwhile: nothing to do
-            log.info("playing for seat %s was refused: %s", seat, exc)
-            return
-        if first:
+        if seat not in self.autopilot:
+            # Said before the move, so the log reads in the order it happened: the clock ran
+            # out, then the bot's move (and a screen that shows the move shows why).
+            self.autopilot.add(seat)
             name = self.names[seat]
             self.emit(TableEvent("notice", f"{name}'s clock ran out: a bot plays for {name} (press any key to take the seat back)"))
+        try:
+            await self.submit(seat, bot.choose(self.view(seat), self.legal_actions(seat)))
+        except GameError as exc:  # the step moved on meanwhile: nothing to do
+            log.info("playing for seat %s was refused: %s", seat, exc)
 
     def take_back(self) -> bool:
         """A key was pressed here: the bot stops playing this terminal's seats. True if it did."""
