@@ -7,6 +7,7 @@ GameSetup starts a local game; a Path resumes that save ("resume" = the last one
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import replace
 from pathlib import Path
@@ -37,6 +38,7 @@ from .screens.end import EndScreen
 from .screens.menu import MenuScreen
 from .screens.new_game import GameSetup
 from .table import Table
+from .terminal import TerminalWatch, on_signals, terminal_fd
 
 log = logging.getLogger(__name__)
 
@@ -68,6 +70,7 @@ class GamenightApp(App[int]):
         self.door = current_door()  # behind an SSH or browser door: its table list, its broker
         self.bot_delay = config.ui.bot_delay if bot_delay is None else bot_delay
         self.tables: list[Table] = []
+        self._leaving = False
 
     def on_mount(self) -> None:
         try:
@@ -82,6 +85,24 @@ class GamenightApp(App[int]):
 
             self.push_screen(NameScreen(self.door.kind), self._named)
         self.call_after_refresh(self._open_start)
+        self._watch_terminal()
+
+    def _watch_terminal(self) -> None:
+        """Quit as ctrl+q does when the player's terminal goes away (tui/terminal.py)."""
+        fd = None if self.is_headless else terminal_fd()
+        if fd is None:
+            return
+        loop = asyncio.get_running_loop()
+        watch = TerminalWatch(fd, lambda why: loop.call_soon_threadsafe(self._player_left, why))
+        watch.start()
+        on_signals(loop, lambda: watch.hung_up("SIGHUP"), lambda: self._player_left("SIGTERM"))
+
+    def _player_left(self, why: str) -> None:
+        if self._leaving:
+            return
+        self._leaving = True
+        log.info("quitting: %s", why)
+        self.run_worker(self.action_quit(), group="leave")
 
     def _named(self, name: str | None) -> None:
         """A door's first visit: the name the player gave is theirs from now on."""
