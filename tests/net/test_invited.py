@@ -67,6 +67,39 @@ def test_an_old_invite_code_is_one_clear_line_and_a_new_one_round_trips() -> Non
     assert "\n" not in str(err.value)
 
 
+def _code() -> str:
+    return make_invite("mqtt://192.168.1.20:1884", "sheriff-1a2b3c4d", host_pin(Identity.generate(), "sheriff-1a2b3c4d"))
+
+
+def test_a_plain_code_of_every_game_fits_one_80_column_line_and_the_older_form_still_reads() -> None:
+    from engine.registry import game_ids
+
+    pin = host_pin(Identity.generate(), "seven_wonders-1a2b3c4d")
+    for game in game_ids():
+        gid = f"{game}-1a2b3c4d"
+        code = make_invite("mqtt://192.168.100.200:1883", gid, pin)
+        assert len(code) <= 80, code
+        assert parse_invite(code) == ("mqtt://192.168.100.200:1883", gid, pin, "")
+        assert parse_invite(f"mqtt://192.168.100.200:1883/{code.split('/', 1)[1]}") == parse_invite(code)
+    assert make_invite("mqtt://10.0.0.2:1884", "money-1a2b3c4d", pin).startswith("10.0.0.2:1884/money-1a2b3c4d/")
+
+
+@pytest.mark.parametrize("damage, says", [
+    pytest.param(lambda c: c[:-1], "table's key and secret .* is 1 character short [(]31 of 32[)]", id="one short"),
+    pytest.param(lambda c: c[:-6], "is 5 characters short", id="a group and a dash short"),
+    pytest.param(lambda c: c + "x", "has 1 character too many", id="one too many"),
+    pytest.param(lambda c: c[:-1] + "0", "has '0', which no code contains", id="a zero for an o"),
+    pytest.param(lambda c: c.replace("sheriff-1a2b3c4d", "sheriff 1a2b!3c4d"), "game id 'sheriff1a2b!3c4d'",
+                 id="a bad game id"),
+    pytest.param(lambda c: c.replace(":1884", ":18x4"), "broker address in the invite code is wrong: bad port",
+                 id="a bad port"),
+])
+def test_a_damaged_invite_code_says_which_part_is_wrong(damage, says) -> None:
+    with pytest.raises(ValueError, match=says) as err:
+        parse_invite(damage(_code()))
+    assert "older gamenight" not in str(err.value) and "\n" not in str(err.value)
+
+
 def test_a_joiner_trusts_only_the_announcement_signed_by_the_pinned_key() -> None:
     host, attacker = Identity.generate(), Identity.generate()
     gid = "nettest-00000001"

@@ -124,3 +124,92 @@ async def test_the_host_screen_shows_who_sits_and_removes_a_player(tmp_path, mon
     finally:
         for table in list(alice.tables):
             await table.close()
+
+
+def _other_letter(code: str, index: int) -> str:
+    """`code` with its letter at `index` replaced by another letter of the code's alphabet."""
+    letter = code[index]
+    return code[:index] + ("b" if letter != "b" else "c") + code[index + 1:]
+
+
+async def test_a_wrong_invite_code_gives_up_with_a_hint_and_the_right_one_still_joins(tmp_path, monkeypatch) -> None:
+    import tui.screens.join as join_screen
+
+    monkeypatch.setattr(join_screen, "JOIN_PATIENCE", 2.0)
+    port = free_port()
+    alice = GamenightApp(config=_config("Alice", port))
+    bob = GamenightApp(config=_config("Bob", port))
+    try:
+        async with alice.run_test(size=(100, 32)) as pa, bob.run_test(size=(100, 32)) as pb:
+            monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path / "alice"))
+            await pa.press("h")
+            await _wait(pa, lambda: isinstance(alice.screen, HostScreen), what="host screen")
+            await pa.press("down", "left", "left", "down", "right")  # 2 players, no bots
+            alice.screen.query_one("#host-broker", Input).focus()
+            await pa.press("enter")
+            host_screen = alice.screen
+            await _wait(pa, lambda: host_screen.table is not None and host_screen.table.invite, what="the code")
+            good = host_screen.table.invite
+            monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path / "bob"))
+            await pb.press("j")
+            await _wait(pb, lambda: isinstance(bob.screen, JoinScreen), what="join screen")
+            status = bob.screen.query_one("#join-status", Static)
+            field = bob.screen.query_one("#join-broker", Input)
+            for wrong, says in ((_other_letter(good, good.rindex("/") + 1), "is the invite code right"),  # host key
+                                (_other_letter(good, len(good) - 1), "table secret in your invite code may be wrong")):
+                field.value = wrong
+                field.focus()
+                await pb.press("enter")
+                await _wait(pb, lambda says=says: says in str(status.render()), what=f"the hint {says!r}", timeout=15)
+                assert bob.screen.table is None and not isinstance(bob.screen, GameScreen)
+            field.value = good
+            await pb.press("enter")
+            await _wait(pb, lambda: isinstance(bob.screen, GameScreen), what="Bob's game screen")
+            await _wait(pa, lambda: isinstance(alice.screen, GameScreen), what="Alice's game screen")
+    finally:
+        for app in (alice, bob):
+            for table in list(app.tables):
+                await table.close()
+
+
+async def test_at_80_columns_the_code_shows_whole_copies_and_pastes_back_whole(tmp_path, monkeypatch) -> None:
+    from textual import events
+
+    from net.invite import parse_invite
+
+    port = free_port()
+    alice = GamenightApp(config=_config("Alice", port))
+    bob = GamenightApp(config=_config("Bob", port))
+    try:
+        async with alice.run_test(size=(80, 24)) as pa, bob.run_test(size=(80, 24)) as pb:
+            monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path / "alice"))
+            await pa.press("h")
+            await _wait(pa, lambda: isinstance(alice.screen, HostScreen), what="host screen")
+            await pa.press("down", "left", "left", "down", "right")  # 2 players, no bots
+            alice.screen.query_one("#host-broker", Input).focus()
+            await pa.press("enter")
+            host_screen = alice.screen
+            shown = host_screen.query_one("#host-invite", Static)
+            await _wait(pa, lambda: "Invite code" in str(shown.render()), what="the code")
+            code = host_screen.table.invite
+            lines = str(shown.render()).splitlines()[1:]
+            assert all(len(line) <= 80 for line in lines) and "".join(lines) == code  # no cut
+            assert shown.region.width == 80  # unboxed: no frame or padding takes columns from it
+            await pa.press("c")
+            assert alice.clipboard == code
+            # Bob pastes the code as a terminal copies a wrapped one: in two lines
+            monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path / "bob"))
+            await pb.press("j")
+            await _wait(pb, lambda: isinstance(bob.screen, JoinScreen), what="join screen")
+            field = bob.screen.query_one("#join-broker", Input)
+            field.value = ""
+            field.focus()
+            field.post_message(events.Paste(code[:40] + "\n" + code[40:] + "\n"))
+            await _wait(pb, lambda: field.value == code, what=f"the whole code in the field ({field.value!r})")
+            assert parse_invite(field.value).gid == host_screen.table.lockstep.gid
+            await pb.press("enter")
+            await _wait(pb, lambda: isinstance(bob.screen, GameScreen), what="Bob's game screen")
+    finally:
+        for app in (alice, bob):
+            for table in list(app.tables):
+                await table.close()

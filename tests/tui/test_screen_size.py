@@ -63,3 +63,18 @@ async def test_at_120_by_40_the_log_widens_and_seven_wonders_shows_the_neighbour
         await settle(pilot)
         assert app.screen.query_one("#game-log").region.width < 30
         assert "makes" not in str(app.screen.query_one("#sw-neighbours").render())
+
+
+def test_a_long_invite_code_breaks_only_between_its_parts_and_reads_back_whole() -> None:
+    from net.invite import parse_invite
+    from tui.widgets.invite_code import code_lines
+
+    code = ("mqtts://192.168.100.200:8884/seven_wonders-1a2b3c4d/owdx-xna5-he5v-7ocf-aeaq-caib-aeaq-caib/"
+            "ambq-gayd-ambq-gayd-ambq-gayd-ambq-gayd-ambq-gayd-ambq-gayd-ambq")
+    for width in (80, 60, 40):
+        lines = code_lines(code, width)
+        assert all(len(line) <= width for line in lines) and "".join(lines) == code
+        assert all(line.endswith(("/", "-")) for line in lines[:-1])  # never inside a group
+        assert parse_invite("\n".join(lines)) == parse_invite(code)
+    broker_and_game, pin, cert = code_lines(code, 80)  # each part whole, on a line of its own
+    assert broker_and_game.endswith("seven_wonders-1a2b3c4d/") and pin.startswith("owdx") and cert.startswith("ambq")

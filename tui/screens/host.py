@@ -31,6 +31,7 @@ from ..config import broker_settings
 from ..net_table import NetTable
 from ..table import TableEvent
 from ..widgets import PickList, PickRow
+from ..widgets.invite_code import InviteCode, copy_invite
 from .net_setup import TableSetupScreen
 from .new_game import playable_games
 
@@ -64,6 +65,7 @@ class HostScreen(TableSetupScreen):
         Binding("left", "change(-1)", "Change", show=True),
         Binding("right", "change(1)", show=False),
         Binding("x", "remove", "Remove a player", show=True),
+        Binding("c", "copy_code", "Copy code", show=True),
         Binding("escape", "back", "Back", show=True),
     ]
 
@@ -87,9 +89,9 @@ class HostScreen(TableSetupScreen):
                 yield Input(value="embedded", id="host-broker", compact=True, classes="form")
             yield Label("Your name:", classes="form")
             yield Input(value=self.app.config.player.name, id="host-name", compact=True, classes="form")
-            yield Static("", id="host-invite", markup=False)
             yield Static("", id="host-seats")
             yield Static("", id="host-status", markup=False)
+        yield InviteCode(id="host-invite")  # outside the box: the whole width for the code
         yield Footer()
 
     def on_mount(self) -> None:
@@ -193,6 +195,8 @@ class HostScreen(TableSetupScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("host", "change"):
             return self.session is None  # the form's keys only while there is a form
+        if action == "copy_code":
+            return self.table is not None and bool(self.table.invite)
         if action == "remove":  # only while the seats fill
             return self.table is not None and self.table.lockstep.phase == "lobby"
         if action == "vote":
@@ -200,6 +204,10 @@ class HostScreen(TableSetupScreen):
         return True
 
     # ---- removing a player -------------------------------------------------------------
+    def action_copy_code(self) -> None:
+        if self.table is not None:
+            copy_invite(self.app, self.table.invite)
+
     def action_remove(self) -> None:
         self.removing = True
         self._status("Remove which seat? Press its number (Escape: keep everyone).")
@@ -251,7 +259,7 @@ class HostScreen(TableSetupScreen):
             self._list_on_server(session)
         self.table.subscribe(self._on_event)
         self.refresh_bindings()
-        self.query_one("#host-invite", Static).update(f"Invite code (send the whole line):\n{session.invite}")
+        self.query_one("#host-invite", InviteCode).show(session.invite)
         self._draw_seats()
         self._maybe_open()
 

@@ -4,9 +4,10 @@ invite code; Enter takes a seat, w watches. The game's screen opens once the see
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from textual import work
 from textual.app import ComposeResult
@@ -20,10 +21,24 @@ from ..config import broker_settings
 from ..net_table import NetTable
 from ..table import TableEvent
 from ..widgets import PickList, PickRow
+from ..widgets.invite_code import CodeInput
 from .net_setup import TableSetupScreen
 
 log = logging.getLogger(__name__)
+JOIN_PATIENCE = 30.0
+"""Seconds a joiner waits for the host's seat before giving up with a hint: a host never
+answers a hello without the table secret (a stranger's hello costs it nothing), so a wrong
+code would otherwise leave the joiner asking forever."""
 STYLES = Path(__file__).resolve().parent.parent / "styles"
+
+
+class _Asking(NamedTuple):
+    """A join under way: which table, and since when (the loop's clock)."""
+
+    gid: str
+    url: str
+    watch: bool
+    since: float
 
 
 class JoinScreen(TableSetupScreen):
@@ -41,12 +56,13 @@ class JoinScreen(TableSetupScreen):
         self.code = code
         self.watch_only = watch
         self.name_override = name
+        self._asking: _Asking | None = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="join-box"):
             yield Static("Join a network game", id="join-title")
             yield Label("Broker (mqtt://host:port) or an invite code:")
-            yield Input(value=self.code or self.app.config.broker.url, id="join-broker", compact=True)
+            yield CodeInput(value=self.code or self.app.config.broker.url, id="join-broker", compact=True)
             yield Label("Your name at the table:")
             yield Input(value=self.name_override or self.app.config.player.name, id="join-name", compact=True,
                         max_length=MAX_NAME)
@@ -58,6 +74,7 @@ class JoinScreen(TableSetupScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
+        self.set_interval(1.0, self._check_patience)
         if self.code:
             from net.invite import parse_invite
 
@@ -178,7 +195,33 @@ class JoinScreen(TableSetupScreen):
         self.session = session
         self.table = NetTable(session.peer, invite=session.invite, closers=[session.close])
         self.table.subscribe(self._on_event)
+        self._asking = _Asking(gid, url, watch, asyncio.get_running_loop().time())
         self._refresh()
+
+    def _check_patience(self) -> None:
+        """Once a second: a seat asked for and not given within JOIN_PATIENCE ends the join
+        with what to check (the code's host key or its secret), instead of waiting forever."""
+        table, asking = self.table, self._asking
+        if table is None or asking is None or self._opened or asking.watch:
+            return
+        ls = table.lockstep
+        if ls.my_seat is not None or ls.refused or asyncio.get_running_loop().time() - asking.since < JOIN_PATIENCE:
+            return
+        gid, url = asking.gid, asking.url
+        if ls.hello_sent:
+            hint = (f"The host of {gid} has not given you a seat in {JOIN_PATIENCE:.0f} s: the table "
+                    "secret in your invite code may be wrong (ask the host for the whole code again), or "
+                    "the host has left.")
+        else:
+            hint = (f"No table {gid} of the host your invite code names was found on {url} in "
+                    f"{JOIN_PATIENCE:.0f} s: check the code with the host, and that the table is still open.")
+        self._give_up(hint)
+
+    def _give_up(self, hint: str) -> None:
+        table, self.table, self.session, self._asking = self.table, None, None, None
+        if table is not None:
+            self.app.run_worker(table.close(), group="close")
+        self._status(hint + " Enter: try again, Esc: back.", error=True)
 
     def _on_event(self, event: TableEvent) -> None:
         if event.data.get("note") == "lobby_closed" and not self._opened:
@@ -207,5 +250,7 @@ class JoinScreen(TableSetupScreen):
             self._status(f"You have seat {mine}. Waiting for {free} more player(s)…" if free else self.seed_text())
         elif ls.hello_sent:
             self._status("Asking the host for a seat…")
+        elif self._asking is not None and not self._asking.watch:
+            self._status("Looking for the host's table…")
         else:
             self._status("Watching: the game shows once it has started…")
