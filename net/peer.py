@@ -306,6 +306,11 @@ class Peer:
         """As the host, free `seat` before the start (ValueError says why not)."""
         self._run(self.lockstep.kick(seat))
 
+    def set_away(self, away: bool) -> None:
+        """Say to the table that our player is away (its clock ran out twice in a row) or back:
+        the others then count our seat offline, as they would a leaver (the grace, then the vote)."""
+        self._publish_presence("offline" if away else "online")
+
     def vote(self, choice: str) -> None:
         """Our seat's vote about a late, gone or proven seat (ValueError if there is none)."""
         self._run(self.lockstep.vote(choice))

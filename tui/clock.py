@@ -1,8 +1,9 @@
 """Table clocks: off, a limit per move, or a time bank with an increment per move (Fischer).
 
 A clock belongs to the terminal that plays the seat: when a seat played here runs out of time,
-this terminal plays for it (its heuristic bot) and says so; the player takes the seat back with
-any key. Clocks of seats played elsewhere are only shown, never acted on: no terminal's clock
+this terminal plays that turn for it (its heuristic bot) and says so, then waits for the
+player again; a run-out in a later turn before any key is pressed makes the seat away (a
+network table tells the others, who may vote as for a leaver). Clocks of seats played elsewhere are only shown, never acted on: no terminal's clock
 decides for another terminal's seat.
 """
 
@@ -98,22 +99,46 @@ class SeatClocks:
         self.bank = [float(spec.seconds)] * n_players
         self.running: dict[Seat, float] = {}
         """Seat -> when its current move started."""
+        self._granted: dict[Seat, float] = {}
+        self.move: int | None = None
+        """The table's step count the running clocks were started in."""
 
-    def follow(self, awaited: Iterable[Seat]) -> None:
-        """Start the clocks of newly awaited seats and stop (with increment) the others."""
+    def follow(self, awaited: Iterable[Seat], move: int | None = None) -> None:
+        """Start the clocks of newly awaited seats and stop (with increment) the others; a new
+        `move` (the table's step count) is a new move for every seat still awaited."""
         if not self.spec.on:
             return
         awaited = set(awaited)
         now = self._now()
-        for seat in sorted(set(self.running) - awaited):
+        if move is not None and move != self.move:
+            self.move = move
+            awaited_before = set(self.running)
+        else:
+            awaited_before = set(self.running) - awaited
+        for seat in sorted(awaited_before):
             self._stop(seat, now)
         for seat in sorted(awaited - set(self.running)):
             self.running[seat] = now
 
+    def grant(self, seat: Seat, seconds: float) -> None:
+        """A bank clock holds at least `seconds` once this seat's turn ends (a move clock
+        starts every turn full anyway)."""
+        self._granted[seat] = seconds
+
+    def restart(self, seat: Seat, grace: float) -> None:
+        """A player back at a running clock that had run out: a move clock starts the move
+        again, a bank holds at least `grace` seconds from now."""
+        if seat not in self.running:
+            return
+        if self.spec.kind == "bank":
+            self.bank[seat] = max(self.left(seat) or 0.0, grace)
+        self.running[seat] = self._now()
+
     def _stop(self, seat: Seat, now: float) -> None:
         started = self.running.pop(seat)
         if self.spec.kind == "bank":
-            self.bank[seat] = max(0.0, self.bank[seat] - (now - started)) + self.spec.increment
+            left = max(0.0, self.bank[seat] - (now - started)) + self.spec.increment
+            self.bank[seat] = max(left, self._granted.pop(seat, 0.0))
 
     def left(self, seat: Seat) -> float | None:
         """Seconds this seat has left now (None without a clock)."""

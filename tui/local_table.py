@@ -155,6 +155,9 @@ class LocalTable(Table):
         """True when a seat's action for the current step is in (shown as "has chosen")."""
         return seat in self._pending
 
+    def moves_made(self) -> int:
+        return len(self.game_log.steps)
+
     def is_over(self) -> bool:
         return self.game.is_over(self.state)
 

@@ -127,6 +127,12 @@ class NetTable(Table):
         """Vote "end", "abandon" or "wait"; ValueError with a line for the player otherwise."""
         self.peer.vote(choice)
 
+    def went_away(self, seat: int) -> None:
+        self.peer.set_away(True)
+
+    def came_back(self, seats: set[int]) -> None:
+        self.peer.set_away(False)
+
     def hand_over(self, bot: str = "best") -> None:
         """Leave for good: another terminal's bot plays this seat (ValueError if nobody can)."""
         self.peer.handover(bot)
@@ -146,6 +152,9 @@ class NetTable(Table):
 
     def result(self) -> Result:
         return self.lockstep.result()  # marked "ended early" when the table voted to end it
+
+    def moves_made(self) -> int:
+        return self.lockstep.step
 
     def offline(self) -> frozenset[Seat]:
         return frozenset(self.lockstep.offline)

@@ -21,6 +21,9 @@ from engine.core import Action, ActionSpace, Game, GameError, Result, Seat, Stre
 from .clock import ClockSpec, SeatClocks, clock_text
 
 log = logging.getLogger(__name__)
+RUN_OUT_GRACE = 30.0
+"""Seconds a bank clock holds at least after the bot played a turn for its seat: a spent bank
+(no increment) would otherwise make the very next turn a second run-out."""
 CLOCK_POLL = 0.2
 """Seconds between two looks at the clocks of the seats played here."""
 
@@ -75,8 +78,11 @@ class Table(ABC):
         self._listeners: list[Listener] = []
         self.log_lines: list[str] = []
         self.clocks: SeatClocks | None = None
-        self.autopilot: set[Seat] = set()
-        """Local seats whose clock ran out: this terminal plays them until a key is pressed."""
+        self.ran_out: dict[Seat, int | None] = {}
+        """Local seats whose clock ran out, with the move it ran out in: this terminal's bot
+        plays that one move; a run-out in a later move before a key is pressed is `away`."""
+        self.away: set[Seat] = set()
+        """Local seats whose clock ran out twice in a row: nobody plays them, the others may vote."""
         self._clock_task: asyncio.Task[None] | None = None
 
     # ---- reading -----------------------------------------------------------------------
@@ -106,6 +112,10 @@ class Table(ABC):
     def offline(self) -> frozenset[Seat]:
         return frozenset()
 
+    def moves_made(self) -> int | None:
+        """Steps played so far: each starts a new move on the clocks (None: not counted)."""
+        return None
+
     # ---- acting ------------------------------------------------------------------------
     @abstractmethod
     async def submit(self, seat: Seat, action: Action) -> None:
@@ -129,13 +139,13 @@ class Table(ABC):
         """Every seat's time left, for the side panel ("" without a clock)."""
         if self.clocks is None or self.is_over():
             return ""
-        self.clocks.follow(self.awaiting())
+        self.clocks.follow(self.awaiting(), self.moves_made())
         parts = []
         for seat, name in enumerate(self.names):
             left = self.clocks.left(seat)
             mark = "▶" if seat in self.clocks.running else " "
-            bot = " (bot)" if seat in self.autopilot else ""
-            parts.append(f"{mark}{name}{bot} {clock_text(left or 0)}")
+            state = " (away)" if seat in self.away else " (bot)" if seat in self.ran_out else ""
+            parts.append(f"{mark}{name}{state} {clock_text(left or 0)}")
         return "⏱ " + self.clocks.spec.describe() + "\n" + "\n".join(parts)
 
     def start_clock_watch(self) -> None:
@@ -153,41 +163,69 @@ class Table(ABC):
         while not self.is_over():
             await asyncio.sleep(CLOCK_POLL)
             for seat in self.due_for_autoplay():
-                await self.play_for(seat)
+                await self.out_of_time(seat)
 
     def due_for_autoplay(self) -> list[Seat]:
-        """Local seats awaited now whose clock ran out (or that a bot plays since it did)."""
+        """Local seats awaited now whose clock ran out (and that are not away already)."""
         if self.clocks is None:
             return []
         awaiting = self.awaiting()
-        self.clocks.follow(awaiting)
-        due = []
-        for seat in self.local_seats:
-            if seat in awaiting and (seat in self.autopilot or self.clocks.expired(seat)):
-                due.append(seat)
-        return due
+        self.clocks.follow(awaiting, self.moves_made())
+        return [seat for seat in self.local_seats
+                if seat in awaiting and seat not in self.away and self.clocks.expired(seat)]
+
+    async def out_of_time(self, seat: Seat) -> None:
+        """`seat`'s clock ran out: the bot plays this move for it; if it had run out in an
+        earlier move already (no key pressed since), the seat is away instead."""
+        assert self.clocks is not None
+        if seat in self.ran_out and self.ran_out[seat] != self.clocks.move:
+            self.away.add(seat)
+            name = self.names[seat]
+            self.emit(TableEvent("notice", f"{name}'s clock ran out again: {name} is away and the table "
+                                           f"waits (press any key to play on)"))
+            self.went_away(seat)
+            return
+        await self.play_for(seat)
 
     async def play_for(self, seat: Seat) -> None:
-        """This terminal's bot plays `seat`'s move: its clock ran out."""
+        """This terminal's bot plays `seat`'s move: its clock ran out in this move."""
         bot = make_bot(self.game, seat, "best", Stream(os.urandom(16)))
-        if seat not in self.autopilot:
+        if seat not in self.ran_out:
             # Said before the move, so the log reads in the order it happened: the clock ran
             # out, then the bot's move (and a screen that shows the move shows why).
-            self.autopilot.add(seat)
+            assert self.clocks is not None
+            self.ran_out[seat] = self.clocks.move
+            self.clocks.grant(seat, RUN_OUT_GRACE)
             name = self.names[seat]
-            self.emit(TableEvent("notice", f"{name}'s clock ran out: a bot plays for {name} (press any key to take the seat back)"))
+            self.emit(TableEvent("notice", f"{name}'s clock ran out: a bot plays this move for {name} "
+                                           "(press any key to take the seat back)"))
         try:
             await self.submit(seat, bot.choose(self.view(seat), self.legal_actions(seat)))
         except GameError as exc:  # the step moved on meanwhile: nothing to do
             log.info("playing for seat %s was refused: %s", seat, exc)
 
+    def went_away(self, seat: Seat) -> None:  # noqa: B027 - optional hook, empty by design
+        """A local seat is away (a network table tells the others, who may then vote)."""
+
+    def came_back(self, seats: set[Seat]) -> None:  # noqa: B027 - optional hook, empty by design
+        """Local seats that were away are played again from this terminal."""
+
     def take_back(self) -> bool:
-        """A key was pressed here: the bot stops playing this terminal's seats. True if it did."""
-        if not self.autopilot:
+        """A key was pressed here: the bot stops playing this terminal's seats, and seats that
+        were away are back. True if anything changed."""
+        if not self.ran_out and not self.away:
             return False
-        names = ", ".join(self.names[s] for s in sorted(self.autopilot))
-        self.autopilot.clear()
-        self.emit(TableEvent("changed", f"{names} took the seat back from the bot"))
+        seats = set(self.ran_out) | self.away
+        names = ", ".join(self.names[s] for s in sorted(seats))
+        back = set(self.away)
+        self.ran_out.clear()
+        self.away.clear()
+        if self.clocks is not None:
+            for seat in seats:  # time to play the turn whose clock ran out
+                self.clocks.restart(seat, RUN_OUT_GRACE)
+        if back:
+            self.came_back(back)
+        self.emit(TableEvent("changed", f"{names} took the seat back"))
         return True
 
     # ---- events ------------------------------------------------------------------------

@@ -411,6 +411,43 @@ async def test_the_hosts_clock_reaches_every_terminal_and_each_plays_only_its_ow
         await t.stop_clock_watch()
 
 
+async def test_a_second_run_out_in_a_row_makes_the_seat_away_and_lets_the_others_vote() -> None:
+    peers, tables = await _net_tables("move:30")
+    lockstep_clock = _clocked(peers)
+    now = [1000.0]
+    for t in tables:
+        t.clocks._now = lambda: now[0]
+    for t in tables:
+        t.due_for_autoplay()  # every clock starts
+    now[0] += 31
+    for seat, t in enumerate(tables):  # the first run-out: each terminal's bot plays its seat's turn
+        assert t.due_for_autoplay() == [seat]
+        await t.out_of_time(seat)
+    await settle(60)
+    assert {p.lockstep.step for p in peers} == {1} and not tables[1].away
+    assert tables[1].due_for_autoplay() == []  # P1 is not awaited in this step
+    await tables[0].play_for(0)  # the round's leader takes or passes: the next round's bids
+    await settle(60)
+    assert {p.lockstep.step for p in peers} == {2}
+    assert tables[1].due_for_autoplay() == []  # a new turn, a full clock: P1 is waited for
+    now[0] += 31
+    assert tables[1].due_for_autoplay() == [1]
+    await tables[1].out_of_time(1)  # the second run-out in a row: nobody plays P1
+    await settle(20)
+    assert tables[1].away == {1} and peers[1].lockstep.step == 2
+    assert "P1 is away" in tables[1].log_lines[-1]
+    await until(lambda: 1 in tables[0].offline())
+    assert tables[0].vote_options() is None  # as for a leaver: the grace first
+    lockstep_clock.advance(61)
+    options = tables[0].vote_options()
+    assert options is not None and options["cause"] == "offline" and options["seats"] == (1,)
+    assert tables[1].take_back()  # a key at P1's terminal: back, and the others hear it
+    await until(lambda: 1 not in tables[0].offline())
+    assert tables[0].vote_options() is None or tables[0].vote_options()["cause"] != "offline"
+    for t in tables:
+        await t.stop_clock_watch()
+
+
 async def test_a_network_table_shows_the_deadline_and_reports_a_game_ended_by_vote() -> None:
     from tui.results import winners_line
 

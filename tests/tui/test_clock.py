@@ -60,7 +60,15 @@ def test_a_move_limit_restarts_every_move_and_a_bank_keeps_its_increment():
     assert bank.left(1) == -10 and bank.expired(1)
 
 
-async def test_a_local_seat_out_of_time_is_played_by_a_bot_until_a_key_is_pressed(config):
+async def _steps_grow(pilot, table, steps: int) -> bool:
+    for _ in range(40):
+        await pilot.pause(0.05)
+        if len(table.game_log.steps) > steps:
+            return True
+    return False
+
+
+async def test_a_run_out_plays_one_turn_then_waits_and_a_second_makes_the_seat_away(config):
     setup = GameSetup("ten", 2, 1, seed=3, names=["Ann"], bot_delay=0, clock=ClockSpec("move", 30))
     app = GamenightApp(start=setup, config=config)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -72,21 +80,47 @@ async def test_a_local_seat_out_of_time_is_played_by_a_bot_until_a_key_is_presse
         table.clocks.running = dict.fromkeys(table.clocks.running, time.now)
         steps = len(table.game_log.steps)
         time.now += 31  # Ann's move time is over
+        assert await _steps_grow(pilot, table, steps)  # the bot played Ann's turn
+        # the log says why before it shows the bot's move for Ann
+        assert "Ann's clock ran out: a bot plays this move" in table.log_lines[0] and table.log_lines[1:]
+        for _ in range(100):  # Ann's next move (in this turn or after the bot seat's)
+            await pilot.pause(0.05)
+            if 0 in table.awaiting() and table.clocks.move != table.ran_out[0]:
+                break
+        steps = len(table.game_log.steps)
+        time.now += 10
+        assert not await _steps_grow(pilot, table, steps)  # a new move: the bot does not play it
+        time.now += 21  # and it runs out too
         for _ in range(40):
             await pilot.pause(0.05)
-            if len(table.game_log.steps) > steps:
+            if table.away:
                 break
-        assert len(table.game_log.steps) > steps  # the bot played Ann's move
-        assert table.autopilot == {0}
-        # the log says why before it shows the bot's move for Ann
-        assert "Ann's clock ran out" in table.log_lines[0] and table.log_lines[1:]
+        assert table.away == {0} and len(table.game_log.steps) == steps  # away: nobody plays Ann
+        assert "Ann is away" in table.log_lines[-1] and "(away)" in table.clock_line()
         await pilot.press("x")  # any key
         await settle(pilot)
-        assert table.autopilot == set()
-        assert "took the seat back" in table.log_lines[-1] or any("took the seat back" in line for line in table.log_lines)
+        assert table.away == set() and not table.ran_out
+        assert any("took the seat back" in line for line in table.log_lines)
         table.flush_save()
         path = table.save_path
     assert load_save(path).seating.clock == ClockSpec("move", 30)  # the clock is part of the save
+
+
+def test_a_spent_bank_holds_the_grace_after_the_bot_played_the_turn():
+    from tui.table import RUN_OUT_GRACE
+
+    time = FakeTime()
+    bank = SeatClocks(ClockSpec("bank", 60, 0), 2, now=time)
+    bank.follow({0})
+    time.now += 61
+    assert bank.expired(0)
+    bank.grant(0, RUN_OUT_GRACE)
+    bank.follow({1})  # the bot's move for seat 0 ends its turn
+    assert bank.left(0) == RUN_OUT_GRACE
+    bank.follow({0})
+    time.now += 10
+    bank.follow({1})
+    assert bank.left(0) == RUN_OUT_GRACE - 10  # granted once, then spent as any bank
 
 
 def test_play_refuses_a_bad_clock_with_one_line(capsys):
