@@ -209,6 +209,20 @@ async def test_at_80_columns_the_code_shows_whole_copies_and_pastes_back_whole(t
             assert parse_invite(field.value).gid == host_screen.table.lockstep.gid
             await pb.press("enter")
             await _wait(pb, lambda: isinstance(bob.screen, GameScreen), what="Bob's game screen")
+            # in the game, F2 shows the code whole again and c copies it
+            from tui.screens.invite import InviteDialog
+
+            await _wait(pa, lambda: isinstance(alice.screen, GameScreen), what="Alice's game screen")
+            alice.copy_to_clipboard("")
+            await pa.press("f2")
+            await _wait(pa, lambda: isinstance(alice.screen, InviteDialog), what="the invite dialog")
+            await pa.pause()
+            dialog_lines = str(alice.screen.query_one("#invite-code", Static).render()).splitlines()[1:]
+            assert "".join(dialog_lines) == code and all(len(line) <= 80 for line in dialog_lines)
+            await pa.press("c")
+            assert alice.clipboard == code
+            await pa.press("escape")
+            await _wait(pa, lambda: isinstance(alice.screen, GameScreen), what="back in the game")
     finally:
         for app in (alice, bob):
             for table in list(app.tables):

@@ -111,3 +111,33 @@ async def test_the_log_shows_its_newest_line_as_lines_arrive():
         panel.add("news")  # ... and a new line scrolls to the newest
         await pilot.pause()
         assert "news" in screen_text(app).splitlines()[-1]
+
+
+async def test_f3_shows_the_whole_log_full_width_from_its_first_line_and_esc_goes_back(config):
+    from textual.widgets import RichLog
+
+    from tui.games.base import GameScreen
+    from tui.screens.log_view import GameLogScreen
+
+    from tui.table import TableEvent
+
+    setup = GameSetup("sheriff", 4, 3, seed=3, names=["Ann"], bot_delay=0)
+    app = GamenightApp(start=setup, config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        table = app.tables[0]
+        for n in range(30):  # a long evening: more than the side panel shows at 80x24
+            table.emit(TableEvent("notice", f"notice number {n} of a long game, wider than the side panel is"))
+        first = table.log_lines[0]
+        assert "f3 Log" in screen_text(app).splitlines()[-1]  # the key is in the footer
+        await pilot.press("f3")
+        await settle(pilot)
+        assert isinstance(app.screen, GameLogScreen)
+        log = app.screen.query_one("#game-log-all", RichLog)
+        assert log.region.width == 80 and log.scroll_y == log.max_scroll_y > 0  # the newest first
+        await pilot.press("home")
+        await settle(pilot)
+        assert log.scroll_y == 0 and first[:30] in screen_text(app)  # scrolled back to the start
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, GameScreen)

@@ -29,7 +29,9 @@ from textual.widgets import Static
 
 from engine.core import Action, ActionSpace, GameError, Seat, View
 
-from ..screens.dialogs import ConfirmDialog, ErrorDialog
+from ..screens.dialogs import ConfirmDialog
+from ..screens.invite import InviteDialog
+from ..screens.log_view import GameLogScreen
 from ..screens.pass_to import PassToScreen
 from ..screens.vote import ask_leave, ask_vote, vote_offered
 from ..table import Table, TableEvent
@@ -48,7 +50,7 @@ Legal = Sequence[Action] | ActionSpace
 MIN_SIZE = (80, 24)
 """The smallest terminal a game screen supports; below it the screen asks for a bigger one."""
 
-FRAME_ACTIONS = ("help", "leave", "results", "chat", "vote", "invite", "quit")
+FRAME_ACTIONS = ("help", "leave", "results", "chat", "vote", "invite", "log", "quit")
 """The frame's keys: in the footer after the game's own keys (its main key, Enter, first)."""
 
 
@@ -72,6 +74,7 @@ class GameScreen(Screen[None]):
         Binding("ctrl+t", "chat", "Chat", show=True),
         Binding("ctrl+e", "vote", "Vote", show=True),  # network: a late, gone or cheating seat
         Binding("f2", "invite", "Invite", show=False),
+        Binding("f3", "log", "Log", show=True),
     ]
 
     def __init__(self, table: Table) -> None:
@@ -362,7 +365,11 @@ class GameScreen(Screen[None]):
 
     def action_invite(self) -> None:
         if self.invite:
-            self.app.push_screen(ErrorDialog(self.invite, "Invite code", error=False))
+            self.app.push_screen(InviteDialog(self.invite))
+
+    def action_log(self) -> None:
+        """The whole log, full width, scrolled with the keys (the side panel shows the newest)."""
+        self.app.push_screen(GameLogScreen(self.table.log_lines))
 
     def action_chat(self) -> None:
         if self.has_chat:

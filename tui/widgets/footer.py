@@ -55,7 +55,8 @@ class GameFooter(Widget):
     ALLOW_SELECT = False
 
     compact = reactive(False)
-    """Textual's compact footer: less space around keys (the replay viewer has more keys)."""
+    """Textual's compact footer: less space around keys (the replay viewer has more keys); a
+    footer whose keys do not fit its width with the usual spacing is drawn compact anyway."""
 
     def __init__(self, rank: Callable[[str], int] | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -96,9 +97,10 @@ class GameFooter(Widget):
         hover_style = self.get_component_rich_style("game-footer--hover")
         line = Text(no_wrap=True, overflow="crop", end="")
         self._spans = []
+        compact = self.compact or self._roomy_width() > self.size.width  # every key seen, not the last cut
         for index, (_key, display, description, enabled, _tooltip) in enumerate(self.shown):
             start = line.cell_len
-            if self.compact:  # Textual's compact spacing: "key description", a space between keys
+            if compact:  # Textual's compact spacing: "key description", a space between keys
                 line.append(display, key_style)
                 if description:
                     line.append(f" {description}", description_style)
@@ -112,9 +114,14 @@ class GameFooter(Widget):
             if not enabled:
                 line.stylize("dim", start)
             self._spans.append((start, line.cell_len))
-            if self.compact:
+            if compact:
                 line.append(" ")
         return line
+
+    def _roomy_width(self) -> int:
+        """Columns the keys take with Textual's usual spacing."""
+        return sum(len(display) + len(description) + 3 if description else len(display)
+                   for _key, display, description, _enabled, _tooltip in self.shown)
 
     def _key_at(self, x: int) -> int:
         index = next((index for index, (start, end) in enumerate(self._spans) if start <= x < end), -1)
