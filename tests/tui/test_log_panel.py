@@ -118,7 +118,6 @@ async def test_f3_shows_the_whole_log_full_width_from_its_first_line_and_esc_goe
 
     from tui.games.base import GameScreen
     from tui.screens.log_view import GameLogScreen
-
     from tui.table import TableEvent
 
     setup = GameSetup("sheriff", 4, 3, seed=3, names=["Ann"], bot_delay=0)
