@@ -22,6 +22,7 @@ from net.doors.env import current as current_door
 
 from .config import Config, ConfigError, load_config, saved_player_name
 from .games import screen_class
+from .games.base import GameScreen
 from .local_table import (
     DamagedSave,
     LocalTable,
@@ -33,6 +34,7 @@ from .local_table import (
     recover_save,
 )
 from .logfile import log_path
+from .messages import CloseTable, LeaveTable, OpenTable, ShowEnd, TableCreated
 from .screens.dialogs import ConfirmDialog, ErrorDialog
 from .screens.end import EndScreen
 from .screens.menu import MenuScreen
@@ -211,7 +213,8 @@ class GamenightApp(App[int]):
             self.show_error(str(exc), "Cannot show this game")
             return
         self.show_menu()
-        self.tables.append(table)
+        if table not in self.tables:
+            self.tables.append(table)
         self.push_screen(screen_type(table))
 
     def show_end(self, table: Table) -> None:
@@ -229,6 +232,23 @@ class GamenightApp(App[int]):
         if table in self.tables:
             self.tables.remove(table)
 
+    # ---- what screens hand up ----------------------------------------------------------
+    def on_table_created(self, message: TableCreated) -> None:
+        if message.table not in self.tables:
+            self.tables.append(message.table)  # closed on quit even if it never opens
+
+    def on_close_table(self, message: CloseTable) -> None:
+        self.run_worker(self._close(message.table), group="close")
+
+    def on_open_table(self, message: OpenTable) -> None:
+        self.open_table(message.table)
+
+    def on_leave_table(self, message: LeaveTable) -> None:
+        self.leave_table(message.table)
+
+    def on_show_end(self, message: ShowEnd) -> None:
+        self.show_end(message.table)
+
     def open_network_screen(self, what: str) -> None:
         """The Host or Join screen, or a door's table list (imported on use: the network stack
         loads only when needed)."""
@@ -242,10 +262,8 @@ class GamenightApp(App[int]):
     # ---- keys --------------------------------------------------------------------------
     async def on_event(self, event: events.Event) -> None:
         # Every key, bound or not, tells a game screen that its player is here (clocks).
-        if isinstance(event, events.Key) and self.screen_stack:
-            pressed = getattr(self.screen, "key_pressed", None)
-            if callable(pressed):
-                pressed()
+        if isinstance(event, events.Key) and self.screen_stack and isinstance(self.screen, GameScreen):
+            self.screen.key_pressed()
         await super().on_event(event)
 
     def action_help(self) -> None:
@@ -259,9 +277,8 @@ class GamenightApp(App[int]):
         self.push_screen(ChooseGameScreen(), show)
 
     async def action_quit(self) -> None:
-        # and a table still filling its seats on a Host or Join screen (it is in no game yet)
-        waiting = [getattr(screen, "table", None) for screen in self.screen_stack]
-        for table in list(self.tables) + [t for t in waiting if isinstance(t, Table) and t not in self.tables]:
+        # every table, also one still filling its seats on a Host or Join screen (TableCreated)
+        for table in list(self.tables):
             await self._close(table)
         self.exit(0)
 

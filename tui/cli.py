@@ -293,7 +293,7 @@ def score_file(game_id: str, path: Path | str) -> tuple[list[str], Result]:
     except FileNotFoundError:
         raise CliError(f"no such file: {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise CliError(f"cannot read {where}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise CliError(f"cannot read {where}: {(exc.strerror if isinstance(exc, OSError) else None) or exc}") from None
     try:
         data = json.loads(text)
     except ValueError as exc:

@@ -8,6 +8,7 @@ import pytest
 from tui.app import GamenightApp
 from tui.local_table import LocalTable
 from tui.screens.new_game import GameSetup
+from tui.table import TableSupports
 
 from .helpers import screen_text, settle
 
@@ -40,7 +41,7 @@ async def test_below_80_by_24_the_screen_asks_for_a_bigger_terminal(config, game
 
 async def test_the_main_key_leads_the_footer_on_a_network_table_at_80_columns(config):
     table = LocalTable.new("money", 4, humans=1, seed=1, bot_delay=0)
-    table.supports_chat = True  # what a network table adds: the chat key
+    table.supports = TableSupports(chat=True)  # what a network table adds: the chat key
     table.invite = "mqtt://192.168.1.20:1883/money-1a2b3c4d"
     app = GamenightApp(start=table, config=config)
     async with app.run_test(size=(80, 24)) as pilot:

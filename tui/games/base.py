@@ -29,6 +29,7 @@ from textual.widgets import Static
 
 from engine.core import Action, ActionSpace, GameError, Seat, View
 
+from ..messages import LeaveTable, ShowEnd
 from ..screens.dialogs import ConfirmDialog, ErrorDialog
 from ..screens.pass_to import PassToScreen
 from ..screens.vote import ask_leave, ask_vote, vote_offered
@@ -189,7 +190,7 @@ class GameScreen(Screen[None]):
                 logs.add(line)
         self.table.subscribe(self._on_table_event)
         self.query_one("#clocks", Static).display = self.table.clocks is not None
-        if callable(getattr(self.table, "waiting_for", None)) or self.table.clocks is not None:
+        if self.table.supports.timed_waits or self.table.clocks is not None:
             self.set_interval(1.0, self._tick)
         self.refresh_table()
         self.run_worker(self._start_table(), group="table")
@@ -278,7 +279,7 @@ class GameScreen(Screen[None]):
             log.exception("drawing the %s screen failed", self.GAME_ID)
             self.show_message(f"The screen could not be drawn: {exc}", error=True)
             return
-        if my_turn and not self._was_my_turn and getattr(self.app.config.ui, "bell", False):
+        if my_turn and not self._was_my_turn and self.app.config.ui.bell:
             self.app.bell()
         self._was_my_turn = my_turn
         if self.table.is_over() and not self._ended:
@@ -298,13 +299,14 @@ class GameScreen(Screen[None]):
             return "Your turn" + (f" (also waiting for: {', '.join(others)})" if others else "")
         if not others:
             return ""
-        clock = ""
-        waiting_for = getattr(self.table, "waiting_for", None)
-        if callable(waiting_for):
-            seconds = int(waiting_for()[1])
-            clock = f" · {seconds} s" if seconds >= 3 else ""
-            clock += self.table.deadline_text()  # " · vote in 1:48" (network tables)
-        return f"waiting for: {', '.join(others)}{clock}"
+        return f"waiting for: {', '.join(others)}{self.waited_text()}"
+
+    def waited_text(self) -> str:
+        """" · 12 s · vote in 1:48" on a table whose waits are timed ("" on the others)."""
+        if not self.table.supports.timed_waits:
+            return ""
+        seconds = int(self.table.waiting_for()[1])
+        return (f" · {seconds} s" if seconds >= 3 else "") + self.table.deadline_text()
 
     def _tick(self) -> None:
         """Once a second on tables with a clock: redraw only the waiting line and the clocks."""
@@ -347,14 +349,14 @@ class GameScreen(Screen[None]):
     @property
     def has_chat(self) -> bool:
         """Networked tables carry a signed chat; a local table has nobody to talk to."""
-        return bool(getattr(self.table, "supports_chat", False))
+        return self.table.supports.chat
 
     def action_vote(self) -> None:
         ask_vote(self)
     @property
     def invite(self) -> str:
         """A networked table's invite code ("" for a local table)."""
-        return str(getattr(self.table, "invite", "") or "")
+        return self.table.invite
 
     def _invite_line(self) -> Text:
         # One line, cut at the panel's edge: a wrapped code reads as two codes; F2 shows it whole.
@@ -374,10 +376,10 @@ class GameScreen(Screen[None]):
 
     def show_end(self) -> None:
         """Push the end screen; a game with more to show (runs, wilds) overrides this."""
-        self.app.show_end(self.table)
+        self.post_message(ShowEnd(self.table))
 
     def action_leave(self) -> None:
-        if getattr(self.table, "save_path", None) is not None:
+        if self.table.save_path is not None:
             question = "Leave this game? It is saved: continue it from the menu."
         else:
             question = "Leave this game?"
@@ -388,4 +390,4 @@ class GameScreen(Screen[None]):
 
     def _leave_answer(self, yes: bool | None) -> None:
         if yes:
-            self.app.leave_table(self.table)
+            self.post_message(LeaveTable(self.table))

@@ -28,6 +28,7 @@ from net.codec import MAX_NAME
 
 from ..clock import ClockSpec
 from ..config import broker_settings
+from ..messages import OpenTable, TableCreated
 from ..net_table import NetTable
 from ..table import TableEvent
 from ..widgets import PickList, PickRow
@@ -242,6 +243,7 @@ class HostScreen(TableSetupScreen):
             return
         self.session = session
         self.table = NetTable(session.peer, invite=session.invite, closers=[session.close])
+        self.post_message(TableCreated(self.table))
         if request.settings is None or request.settings.broker == "embedded":
             self.table.leave_warning = (
                 "The game's broker runs in this terminal: leaving stops it and the others wait "
@@ -304,4 +306,4 @@ class HostScreen(TableSetupScreen):
         table = self.table
         if table is not None and table.drawable and not self._opened:
             self._opened = True
-            self.app.open_table(table)
+            self.post_message(OpenTable(table))

@@ -17,6 +17,7 @@ from textual.widgets import Footer, Input, Label, Static
 from net.codec import MAX_NAME
 
 from ..config import broker_settings
+from ..messages import OpenTable, TableCreated
 from ..net_table import NetTable
 from ..table import TableEvent
 from ..widgets import PickList, PickRow
@@ -177,6 +178,7 @@ class JoinScreen(TableSetupScreen):
             return
         self.session = session
         self.table = NetTable(session.peer, invite=session.invite, closers=[session.close])
+        self.post_message(TableCreated(self.table))
         self.table.subscribe(self._on_event)
         self._refresh()
 
@@ -201,7 +203,7 @@ class JoinScreen(TableSetupScreen):
             self._status(ls.refused, error=True)
         elif table.drawable and not self._opened:
             self._opened = True
-            self.app.open_table(table)
+            self.post_message(OpenTable(table))
         elif mine is not None:
             free = sum(1 for n in seats if not n)
             self._status(f"You have seat {mine}. Waiting for {free} more player(s)…" if free else self.seed_text())

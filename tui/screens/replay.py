@@ -136,7 +136,8 @@ def replay_screen_class(game_id: str) -> type[GameScreen]:
     game_screen = screen_class(game_id)
     own_css = game_screen.CSS_PATH
     css = [*(own_css if isinstance(own_css, (list, tuple)) else [own_css] if own_css else []), REPLAY_CSS]
-    rounds = getattr(game_rounds(game_id), "label", "step").capitalize()
+    counted = game_rounds(game_id)
+    rounds = (counted.label if counted is not None else "step").capitalize()
     # Priority: the arrows and Home/End move through the game even where the game's screen
     # gives them to a widget (its hand list, its bid). One footer entry per pair, so that
     # every key of the viewer fits at 80 columns.

@@ -1,8 +1,8 @@
 """ChatPanel: the table's chat (signed, on the game's chat topic when networked).
 
-A game screen includes it when its table supports chat (`getattr(table, "supports_chat",
-False)`); it shows the table's "chat" events and sends a line with Enter. Escape hands the
-keyboard back to the board.
+A game screen includes it when its table supports chat (`table.supports.chat`); it shows
+the table's "chat" events and sends a line with Enter. Escape hands the keyboard back to the
+board.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ class ChatPanel(Vertical):
 
     def on_mount(self) -> None:
         log = self.query_one(RichLog)
-        for line in getattr(self.table, "chat_lines", [])[-50:]:
+        for line in self.table.chat_lines[-50:]:
             log.write(line)
         self.table.subscribe(self._on_event)
 
