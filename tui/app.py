@@ -35,6 +35,7 @@ from .local_table import (
 )
 from .logfile import log_path
 from .messages import CloseTable, LeaveTable, OpenTable, ShowEnd, TableCreated
+from .replay import Replay
 from .screens.dialogs import ConfirmDialog, ErrorDialog
 from .screens.end import EndScreen
 from .screens.menu import MenuScreen
@@ -195,7 +196,7 @@ class GamenightApp(App[int]):
         return self.resume(path)
 
     def _rejoin_network_game(self) -> None:
-        from .cli_net import last_network_screen
+        from .net_resume import last_network_screen
 
         try:
             screen = last_network_screen(self.config)
@@ -292,3 +293,21 @@ class GamenightApp(App[int]):
             f"A local game is saved after every step; details are in {log_path()}"
         )
         self._close_messages_no_wait()
+
+
+class ReplayApp(GamenightApp):
+    """The app opened on a replay (`gamenight replay FILE`); Back leads to the menu."""
+
+    def __init__(self, recorded: Replay, config: Config | None = None) -> None:
+        super().__init__(start=None, config=config)
+        self.recorded = recorded
+
+    def _open_start(self) -> None:
+        from .screens.replay import replay_screen, show_replay
+
+        try:
+            screen = replay_screen(self.recorded)
+        except LookupError as exc:
+            self.show_error(str(exc), "Cannot show this game")
+            return
+        show_replay(self, screen, self.recorded)

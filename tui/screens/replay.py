@@ -4,7 +4,7 @@
 game, made once): the board, side panel and log are the game's own; the viewer adds the keys
 (←/→ a step, Home/End, g a round or step, w whose view) and turns the game's own action keys
 off, so the footer shows only what works here. `ReplayPickScreen` is the menu's list of games
-to replay; `ReplayApp` opens a replay straight from `gamenight replay FILE`.
+to replay; `tui.app.ReplayApp` opens a replay straight from `gamenight replay FILE`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Static
 
-from ..app import GamenightApp
 from ..games import screen_class
 from ..games.base import STYLES, GameScreen
 from ..replay import CannotReplay, Replay, ReplayTable, game_rounds, load_replay, replayable_files
@@ -251,19 +250,3 @@ def show_replay(app: Any, screen: Screen, recorded: Replay) -> None:
     app.push_screen(screen)
     if recorded.notice:
         app.push_screen(ErrorDialog(recorded.notice, "A damaged save", error=False))
-
-
-class ReplayApp(GamenightApp):
-    """The app opened on a replay (`gamenight replay FILE`); Back leads to the menu."""
-
-    def __init__(self, recorded: Replay, config: Any = None) -> None:
-        super().__init__(start=None, config=config)
-        self.recorded = recorded
-
-    def _open_start(self) -> None:
-        try:
-            screen = replay_screen(self.recorded)
-        except LookupError as exc:
-            self.show_error(str(exc), "Cannot show this game")
-            return
-        show_replay(self, screen, self.recorded)
