@@ -40,6 +40,7 @@ from .screens.dialogs import ConfirmDialog, ErrorDialog
 from .screens.end import EndScreen
 from .screens.menu import MenuScreen
 from .screens.new_game import GameSetup
+from .screens.vote import LeaveDialog
 from .table import Table
 from .terminal import TerminalWatch, on_signals, terminal_fd
 
@@ -105,7 +106,7 @@ class GamenightApp(App[int]):
             return
         self._leaving = True
         log.info("quitting: %s", why)
-        self.run_worker(self.action_quit(), group="leave")
+        self.run_worker(self.quit_now(), group="leave")
 
     def _named(self, name: str | None) -> None:
         """A door's first visit: the name the player gave is theirs from now on."""
@@ -263,8 +264,11 @@ class GamenightApp(App[int]):
     # ---- keys --------------------------------------------------------------------------
     async def on_event(self, event: events.Event) -> None:
         # Every key, bound or not, tells a game screen that its player is here (clocks).
+        # Below its minimum size a game screen takes no game key (its board is not drawn).
         if isinstance(event, events.Key) and self.screen_stack and isinstance(self.screen, GameScreen):
             self.screen.key_pressed()
+            if not self.screen.acts_on_key(event.key) and event.key not in self._bindings.key_to_bindings:
+                return
         await super().on_event(event)
 
     def action_help(self) -> None:
@@ -278,6 +282,16 @@ class GamenightApp(App[int]):
         self.push_screen(ChooseGameScreen(), show)
 
     async def action_quit(self) -> None:
+        """ctrl+q: quit, but at a table whose leaving stops the others' game (a host's broker)
+        ask first, as Esc does there."""
+        costly = [s for s in self.screen_stack if isinstance(s, GameScreen) and s.leaving_costs_others]
+        if not costly:
+            await self.quit_now()
+        elif not isinstance(self.screen, (ConfirmDialog, LeaveDialog)):  # asked already: answer it
+            costly[-1].ask_leaving(lambda: self.run_worker(self.quit_now(), group="leave"))
+
+    async def quit_now(self) -> None:
+        """Close every table and exit (also when the player's terminal went away)."""
         # every table, also one still filling its seats on a Host or Join screen (TableCreated)
         for table in list(self.tables):
             await self._close(table)

@@ -7,6 +7,7 @@ import pytest
 
 from tui.app import GamenightApp
 from tui.local_table import LocalTable
+from tui.screens.dialogs import ConfirmDialog
 from tui.screens.new_game import GameSetup
 from tui.table import TableSupports
 
@@ -64,3 +65,33 @@ async def test_at_120_by_40_the_log_widens_and_seven_wonders_shows_the_neighbour
         await settle(pilot)
         assert app.screen.query_one("#game-log").region.width < 30
         assert "makes" not in str(app.screen.query_one("#sw-neighbours").render())
+
+
+@pytest.mark.parametrize(("game", "keys"), [("seven_wonders", ("b",)), ("money", ("space", "enter")),
+                                            ("ten", ("enter",)), ("sheriff", ("enter",))])
+async def test_below_80_by_24_no_game_key_acts_and_esc_still_asks(config, game, keys):
+    app = GamenightApp(start=setup(game), config=config)
+    async with app.run_test(size=(79, 30)) as pilot:
+        await settle(pilot)
+        table = app.screen.table
+        assert 0 in table.awaiting()
+        footer = screen_text(app).splitlines()[-1]
+        await pilot.press(*keys, "down", "tab", *keys)
+        await settle(pilot)
+        assert played_by_ann(table) == 0 and 0 in table.awaiting(), "a key played below 80x24"
+        assert "Enlarge the terminal" in screen_text(app)
+        assert screen_text(app).splitlines()[-1] == footer, "the footer keeps showing the keys"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        await pilot.press(*keys)  # the same keys play once the board shows
+        await settle(pilot)
+        assert played_by_ann(table) == 1
+
+
+def played_by_ann(table) -> int:
+    """Steps in which seat 0 (the human) acted."""
+    return sum(1 for step in table.game_log.steps if any(seat == 0 for seat, _ in step))

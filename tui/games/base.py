@@ -14,7 +14,7 @@ A subclass draws the board from the seat's view and builds actions from the lega
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -51,6 +51,10 @@ MIN_SIZE = (80, 24)
 
 FRAME_ACTIONS = ("help", "leave", "results", "chat", "vote", "invite", "quit")
 """The frame's keys: in the footer after the game's own keys (its main key, Enter, first)."""
+
+WHILE_TOO_SMALL = frozenset({"leave", "help"})
+"""The screen's actions whose keys still act below MIN_SIZE (with the app's quit): the board
+is not drawn then, so a game key would play a card nobody saw."""
 
 
 class GameScreen(Screen[None]):
@@ -170,6 +174,13 @@ class GameScreen(Screen[None]):
     def too_small(self) -> bool:
         width, height = self.app.size
         return width < MIN_SIZE[0] or height < MIN_SIZE[1]
+
+    def acts_on_key(self, key: str) -> bool:
+        """False for a key this screen must ignore now: below MIN_SIZE only Esc and Help act
+        (the app's own keys, ctrl+q, are the app's to keep)."""
+        if not self.too_small:
+            return True
+        return any(b.action in WHILE_TOO_SMALL for b in self._bindings.key_to_bindings.get(key, ()))
 
     def _too_small_text(self) -> str:
         width, height = self.app.size
@@ -379,15 +390,20 @@ class GameScreen(Screen[None]):
         self.post_message(ShowEnd(self.table))
 
     def action_leave(self) -> None:
+        self.ask_leaving(lambda: self.post_message(LeaveTable(self.table)))
+
+    @property
+    def leaving_costs_others(self) -> bool:
+        """Leaving now stops the game for the others (a host's broker): ctrl+q asks first too."""
+        return bool(self.table.leave_warning) and not self.table.is_over()
+
+    def ask_leaving(self, then: Callable[[], None]) -> None:
+        """Ask whether to leave (and what leaving costs); `then` runs once the player said yes."""
         if self.table.save_path is not None:
             question = "Leave this game? It is saved: continue it from the menu."
         else:
             question = "Leave this game?"
-        if self.table.leave_warning and not self.table.is_over():
+        if self.leaving_costs_others:
             question += "\n" + self.table.leave_warning
-        if not ask_leave(self, question):  # a network seat may go to a bot instead
-            self.app.push_screen(ConfirmDialog(question), self._leave_answer)
-
-    def _leave_answer(self, yes: bool | None) -> None:
-        if yes:
-            self.post_message(LeaveTable(self.table))
+        if not ask_leave(self, question, then):  # a network seat may go to a bot instead
+            self.app.push_screen(ConfirmDialog(question), lambda yes: then() if yes else None)

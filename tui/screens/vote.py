@@ -7,6 +7,7 @@ or None (closed without voting).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from textual.app import ComposeResult
@@ -15,7 +16,6 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from ..messages import LeaveTable
 from ..table import Table
 
 WHY = {"late": "did not play in time", "offline": "went offline", "proof": "was proven to cheat"}
@@ -107,8 +107,9 @@ class LeaveDialog(ModalScreen[str | None]):
         self.dismiss(choice or None)
 
 
-def ask_leave(screen: Any, question: str) -> bool:
-    """On a running network game, ask with the handover choice; False if it does not apply."""
+def ask_leave(screen: Any, question: str, then: Callable[[], None]) -> bool:
+    """On a running network game, ask with the handover choice and run `then` once the player
+    leaves (after handing the seat over, if asked); False if the choice does not apply."""
     table = screen.table
     if not table.supports.hand_over or table.is_over() or not table.local_seats:
         return False
@@ -121,7 +122,7 @@ def ask_leave(screen: Any, question: str) -> bool:
                 screen.show_message(str(exc), error=True)
                 return
         if choice:
-            screen.post_message(LeaveTable(table))
+            then()
 
     screen.app.push_screen(LeaveDialog(question), answer)
     return True
