@@ -13,6 +13,7 @@ from tui.screens.dialogs import ConfirmDialog
 from tui.screens.menu import MenuScreen
 from tui.screens.vote import LeaveDialog, vote_offered
 from tui.table import TableSupports
+from tui.widgets.chat import ChatPanel
 
 from .helpers import settle
 
@@ -89,3 +90,18 @@ async def test_a_table_that_declares_hand_over_offers_the_bot_when_leaving(confi
         await pilot.press("b")
         await settle(pilot)
         assert table.handed == ["best"] and isinstance(app.screen, MenuScreen) and app.tables == []
+
+
+async def test_a_chat_line_goes_up_from_the_panel_to_the_screen_and_on_to_the_table(config):
+    table = LocalTable.new("money", 3, humans=1, seed=1, bot_delay=0, save=False)
+    table.supports = TableSupports(chat=True)  # a local table echoes a line as a "chat" event
+    said: list[str] = []
+    table.subscribe(lambda event: said.append(event.text) if event.kind == "chat" else None)
+    app = GamenightApp(start=table, config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+t", *"hi all", "enter", "escape")
+        await settle(pilot)
+        assert said == ["hi all"]
+        panel = app.screen.query_one(ChatPanel)
+        assert [strip.text.strip() for strip in panel.query_one("RichLog").lines] == ["hi all"]

@@ -381,6 +381,18 @@ class GameScreen(Screen[None]):
         if self.has_chat:
             self.query_one(ChatPanel).focus_input()
 
+    def on_chat_panel_said(self, message: ChatPanel.Said) -> None:
+        self.run_worker(self._chat(message.text), group="chat")
+
+    async def _chat(self, text: str) -> None:
+        try:
+            await self.table.chat(text)
+        except GameError as exc:  # e.g. a replay: nobody is listening
+            self.show_message(str(exc), error=True)
+        except Exception as exc:  # the network said no: one line, the game goes on
+            log.exception("sending a chat line failed")
+            self.show_message(f"The chat line was not sent: {exc}", error=True)
+
     def action_results(self) -> None:
         if self.table.is_over():
             self.show_end()
