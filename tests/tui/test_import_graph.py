@@ -1,6 +1,7 @@
 """No import circle in engine/, net/ and tui/: every `import` and `from ... import` counts, also
 one inside a function (imported on use) or under `if TYPE_CHECKING:` — a circle is a design
-knot wherever the import sits, not only when it fails at import time.
+knot wherever the import sits, not only when it fails at import time. And the layers only
+point downwards (tui -> net -> engine, DESIGN.md).
 
 FOR THE LEAD: `KNOWN_CIRCLES` lists the circles found outside this change's reach (other
 engineers own them, issue 21). A circle is tolerated only while all its modules are inside one
@@ -141,3 +142,16 @@ def test_tui_has_no_import_circle_outside_the_sheriff_screen():
     graph = import_graph(ROOT)
     tui = {name: {m for m in deps if m.startswith("tui")} for name, deps in graph.items() if name.startswith("tui")}
     assert [group for group in circles(tui) if not group[0].startswith("tui.games.sheriff.")] == []
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    """Imports against the layering (DESIGN.md): engine imports neither net nor tui, net not tui."""
+    below = {"engine": ("engine",), "net": ("engine", "net"), "tui": LAYERS}
+    return sorted(f"{module} -> {other}" for module, deps in graph.items() for other in deps
+                  if other.split(".")[0] not in below[module.split(".")[0]])
+
+
+def test_the_layers_only_point_downwards():
+    assert upward_imports({"engine.core": {"net.codec"}, "net.peer": {"engine.core"}, "tui.app": {"net.peer"}}) == [
+        "engine.core -> net.codec"]
+    assert upward_imports(import_graph(ROOT)) == []
