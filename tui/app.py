@@ -39,7 +39,7 @@ from .replay import Replay
 from .screens.dialogs import ConfirmDialog, ErrorDialog
 from .screens.end import EndScreen
 from .screens.menu import MenuScreen
-from .screens.new_game import GameSetup
+from .screens.new_game import GameSetup, start_table
 from .screens.vote import LeaveDialog
 from .table import Table
 from .terminal import TerminalWatch, on_signals, terminal_fd
@@ -139,11 +139,7 @@ class GamenightApp(App[int]):
 
     def start_local(self, setup: GameSetup) -> LocalTable:
         """Start a local game; bad settings raise GameError (nothing is saved then)."""
-        delay = self.bot_delay if setup.bot_delay is None else setup.bot_delay
-        table = LocalTable.new(
-            setup.game, setup.players, humans=setup.players - setup.bots, seed=setup.seed,
-            options=setup.options, names=setup.names, bot_delay=delay, clock=setup.clock,
-        )
+        table = start_table(setup, self.bot_delay)
         self.open_table(table)
         return table
 

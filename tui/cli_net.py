@@ -14,15 +14,8 @@ import statistics
 import time
 from typing import Any
 
-from .net_resume import (
-    host_request,
-    host_screen,
-    invite_again,
-    last_network_game,
-    last_network_screen,
-    my_meta,
-    saved_pin,
-)
+from .net_games import last_network_game, my_meta, saved_pin
+from .net_resume import host_request, host_screen, invite_again, last_network_screen
 
 log = logging.getLogger(__name__)
 _saved_pin = saved_pin  # (the name tests/net/test_invite_cert.py imports)
