@@ -34,7 +34,7 @@ from .local_table import (
     recover_save,
 )
 from .logfile import log_path
-from .messages import CloseTable, LeaveTable, OpenTable, ShowEnd, TableCreated
+from .messages import CloseTable, TableCreated
 from .replay import Replay
 from .screens.dialogs import ConfirmDialog, ErrorDialog
 from .screens.end import EndScreen
@@ -237,15 +237,6 @@ class GamenightApp(App[int]):
 
     def on_close_table(self, message: CloseTable) -> None:
         self.run_worker(self._close(message.table), group="close")
-
-    def on_open_table(self, message: OpenTable) -> None:
-        self.open_table(message.table)
-
-    def on_leave_table(self, message: LeaveTable) -> None:
-        self.leave_table(message.table)
-
-    def on_show_end(self, message: ShowEnd) -> None:
-        self.show_end(message.table)
 
     def open_network_screen(self, what: str) -> None:
         """The Host or Join screen, or a door's table list (imported on use: the network stack

@@ -1,9 +1,12 @@
-"""What screens hand up to the app, as Textual Messages (data flows down as attributes, up as
-messages: a screen never calls into the app to give it a table).
+"""What screens hand up to the app about a table, as Textual Messages (data flows down as
+attributes, up as messages). The Host and Join screens both send them, so they live here
+rather than nested in one sender; `GamenightApp` handles each (`on_table_created`, ...).
 
-Several screens send the same request (a game screen, the end screen and the leave dialog all
-leave a table; the Host and Join screens both open one), so the messages live here rather
-than nested in one sender. `GamenightApp` handles each (`on_open_table`, ...).
+Going to another screen is no message: `app.open_table`, `app.leave_table` and
+`app.show_end` are called, as Textual's own `push_screen` is. A message reaches the app only
+after the keys already read from the terminal have gone to the old screen, so "m n" typed at
+once on the end screen would lose the "n" meant for the menu
+(tests/tui/test_table_supports.py types ahead).
 """
 
 from __future__ import annotations
@@ -28,14 +31,3 @@ class TableCreated(TableMessage):
 class CloseTable(TableMessage):
     """Close a table that never reached its game screen (the screen that built it goes)."""
 
-
-class OpenTable(TableMessage):
-    """Show the table with its game's screen, over the menu."""
-
-
-class LeaveTable(TableMessage):
-    """The player leaves the table: close it, back to the menu."""
-
-
-class ShowEnd(TableMessage):
-    """The game is over: show its end screen."""

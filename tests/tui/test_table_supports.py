@@ -1,16 +1,21 @@
 """A table declares what it supports (tui/table.py TableSupports); screens ask that, never probe
-the table's attributes; and screens hand tables up to the app as messages (tui/messages.py)."""
+the table's attributes; widgets hand data up as messages (the chat line); and keys typed ahead
+reach the screen the first key opened (so going to another screen is a call, not a message)."""
 
 from __future__ import annotations
 
 import ast
 from pathlib import Path
 
+from textual import events
+
 from tui.app import GamenightApp
 from tui.games.base import GameScreen
 from tui.local_table import LocalTable
 from tui.screens.dialogs import ConfirmDialog
+from tui.screens.end import EndScreen
 from tui.screens.menu import MenuScreen
+from tui.screens.new_game import NewGameScreen
 from tui.screens.vote import LeaveDialog, vote_offered
 from tui.table import TableSupports
 from tui.widgets.chat import ChatPanel
@@ -65,7 +70,7 @@ class HandOverTable(LocalTable):
         self.handed.append(bot)
 
 
-async def test_leaving_goes_up_as_a_message_and_the_app_closes_the_table(config):
+async def test_leaving_asks_then_the_app_closes_the_table_and_shows_the_menu(config):
     table = LocalTable.new("money", 3, humans=1, seed=1, bot_delay=0)
     app = GamenightApp(start=table, config=config)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -105,3 +110,33 @@ async def test_a_chat_line_goes_up_from_the_panel_to_the_screen_and_on_to_the_ta
         assert said == ["hi all"]
         panel = app.screen.query_one(ChatPanel)
         assert [strip.text.strip() for strip in panel.query_one("RichLog").lines] == ["hi all"]
+
+
+def type_ahead(app, *keys: str) -> None:
+    """Keys that arrive in one read from the terminal: all queued before the first is handled."""
+    for key in keys:
+        app.post_message(events.Key(key, key))
+
+
+async def test_keys_typed_ahead_on_the_end_screen_reach_the_menu_it_opened(config):
+    table = LocalTable.new("money", 3, humans=0, seed=1, bot_delay=0, save=False)  # bots only
+    app = GamenightApp(start=table, config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for _ in range(100):
+            await settle(pilot)
+            if isinstance(app.screen, EndScreen):
+                break
+        assert isinstance(app.screen, EndScreen)
+        type_ahead(app, "m", "n")  # menu, then New game
+        await settle(pilot)
+        assert isinstance(app.screen, NewGameScreen)
+
+
+async def test_keys_typed_ahead_through_the_leave_question_reach_the_menu(config):
+    table = LocalTable.new("money", 3, humans=1, seed=1, bot_delay=0, save=False)
+    app = GamenightApp(start=table, config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        type_ahead(app, "escape", "y", "n")  # leave? yes, then New game
+        await settle(pilot)
+        assert isinstance(app.screen, NewGameScreen) and app.tables == []

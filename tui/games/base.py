@@ -29,7 +29,6 @@ from textual.widgets import Static
 
 from engine.core import Action, ActionSpace, GameError, Seat, View
 
-from ..messages import LeaveTable, ShowEnd
 from ..screens.dialogs import ConfirmDialog, ErrorDialog
 from ..screens.pass_to import PassToScreen
 from ..screens.vote import ask_leave, ask_vote, vote_offered
@@ -399,10 +398,10 @@ class GameScreen(Screen[None]):
 
     def show_end(self) -> None:
         """Push the end screen; a game with more to show (runs, wilds) overrides this."""
-        self.post_message(ShowEnd(self.table))
+        self.app.show_end(self.table)
 
     def action_leave(self) -> None:
-        self.ask_leaving(lambda: self.post_message(LeaveTable(self.table)))
+        self.ask_leaving(lambda: self.app.leave_table(self.table))
 
     @property
     def leaving_costs_others(self) -> bool:

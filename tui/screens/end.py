@@ -13,7 +13,6 @@ from textual.widgets import DataTable, Footer, Static
 
 from engine.core import Result
 
-from ..messages import LeaveTable
 from ..results import category_label, table_rows, winners_line
 from ..table import Table
 from .vote import ask_vote, vote_offered
@@ -118,6 +117,6 @@ class EndScreen(Screen[None]):
 
     def action_menu(self) -> None:
         if self.table is not None:
-            self.post_message(LeaveTable(self.table))
+            self.app.leave_table(self.table)
         else:
             self.app.show_menu()

@@ -28,7 +28,7 @@ from net.codec import MAX_NAME
 
 from ..clock import ClockSpec
 from ..config import broker_settings
-from ..messages import OpenTable, TableCreated
+from ..messages import TableCreated
 from ..net_table import NetTable
 from ..table import TableEvent
 from ..widgets import PickList, PickRow
@@ -306,4 +306,4 @@ class HostScreen(TableSetupScreen):
         table = self.table
         if table is not None and table.drawable and not self._opened:
             self._opened = True
-            self.post_message(OpenTable(table))
+            self.app.open_table(table)

@@ -17,7 +17,7 @@ from textual.widgets import Footer, Input, Label, Static
 from net.codec import MAX_NAME
 
 from ..config import broker_settings
-from ..messages import OpenTable, TableCreated
+from ..messages import TableCreated
 from ..net_table import NetTable
 from ..table import TableEvent
 from ..widgets import PickList, PickRow
@@ -203,7 +203,7 @@ class JoinScreen(TableSetupScreen):
             self._status(ls.refused, error=True)
         elif table.drawable and not self._opened:
             self._opened = True
-            self.post_message(OpenTable(table))
+            self.app.open_table(table)
         elif mine is not None:
             free = sum(1 for n in seats if not n)
             self._status(f"You have seat {mine}. Waiting for {free} more player(s)…" if free else self.seed_text())

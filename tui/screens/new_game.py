@@ -28,7 +28,6 @@ from net.paths import data_dir
 from ..clock import NO_CLOCK, ClockSpec
 from ..games import has_screen
 from ..local_table import LocalTable
-from ..messages import OpenTable
 from ..widgets import PickList, PickRow
 
 log = logging.getLogger(__name__)
@@ -281,7 +280,7 @@ class NewGameScreen(Screen[None]):
             log.exception("starting a game failed")
             self.query_one("#new-error", Static).update(f"⚠ The game could not start: {exc}")
             return
-        self.post_message(OpenTable(table))
+        self.app.open_table(table)
         save_choices(choices)  # only choices that started a game are remembered
 
     def action_back(self) -> None:
