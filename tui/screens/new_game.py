@@ -272,7 +272,7 @@ class NewGameScreen(Screen[None]):
             return
         choices = self._choices()  # read now: the form closes when the game opens
         try:
-            table = start_table(self.setup(), self.app.bot_delay)
+            self.app.open_table(start_table(self.setup(), self.app.bot_delay))
         except GameError as exc:
             self.query_one("#new-error", Static).update(f"⚠ {exc}")
             return
@@ -280,7 +280,6 @@ class NewGameScreen(Screen[None]):
             log.exception("starting a game failed")
             self.query_one("#new-error", Static).update(f"⚠ The game could not start: {exc}")
             return
-        self.app.open_table(table)
         save_choices(choices)  # only choices that started a game are remembered
 
     def action_back(self) -> None:
