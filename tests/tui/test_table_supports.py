@@ -26,19 +26,22 @@ TUI = Path(__file__).resolve().parents[2] / "tui"
 
 
 def probes(source: str) -> list[str]:
-    """getattr/hasattr calls on a table or a screen: what a declared capability replaces."""
+    """getattr/hasattr calls on a table, a screen or the app: what a declared capability (or a
+    plain attribute every such object has) replaces."""
     found = []
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("getattr", "hasattr"):
             target = ast.unparse(node.args[0]) if node.args else ""
-            if "table" in target or "screen" in target:
+            if any(word in target for word in ("table", "screen", "app")):
                 found.append(f"line {node.lineno}: {ast.unparse(node)}")
     return found
 
 
 def test_the_probe_check_finds_a_probe_and_passes_a_declared_question():
-    assert probes("x = getattr(self.table, 'invite', '')\ny = hasattr(screen, 'table')\n") == [
-        "line 1: getattr(self.table, 'invite', '')", "line 2: hasattr(screen, 'table')"]
+    assert probes("x = getattr(self.table, 'invite', '')\ny = hasattr(screen, 'table')\n"
+                  "z = getattr(self.app.config.ui, 'bell', False)\n") == [
+        "line 1: getattr(self.table, 'invite', '')", "line 2: hasattr(screen, 'table')",
+        "line 3: getattr(self.app.config.ui, 'bell', False)"]
     assert probes("x = self.table.supports.chat\ny = getattr(args, 'port', None)\n") == []
 
 
