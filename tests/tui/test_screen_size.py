@@ -10,6 +10,7 @@ from tui.local_table import LocalTable
 from tui.screens.dialogs import ConfirmDialog
 from tui.screens.new_game import GameSetup
 from tui.table import TableSupports
+from tui.widgets.footer import GameFooter
 
 from .helpers import screen_text, settle
 
@@ -81,12 +82,15 @@ async def test_below_80_by_24_no_game_key_acts_and_esc_still_asks(config, game, 
         assert played_by_ann(table) == 0 and 0 in table.awaiting(), "a key played below 80x24"
         assert "Enlarge the terminal" in screen_text(app)
         assert screen_text(app).splitlines()[-1] == footer, "the footer keeps showing the keys"
+        lit = {description for _, _, description, enabled, _ in app.screen.query_one(GameFooter).shown if enabled}
+        assert lit == {"Help", "Menu", "Quit"}, "only the keys that act are lit"
         await pilot.press("escape")
         await settle(pilot)
         assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("n")
         await pilot.resize_terminal(80, 24)
         await settle(pilot)
+        assert not [k for k in app.screen.query_one(GameFooter).shown if not k[3]], "every key lit again"
         await pilot.press(*keys)  # the same keys play once the board shows
         await settle(pilot)
         assert played_by_ann(table) == 1

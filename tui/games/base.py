@@ -20,7 +20,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import Reactive
 from textual.screen import Screen
@@ -189,6 +189,20 @@ class GameScreen(Screen[None]):
     def on_resize(self) -> None:
         if self.is_mounted:
             self.query_one("#too-small", Static).update(self._too_small_text())
+            if self.too_small != self._was_too_small:  # the footer dims or lights its keys
+                self._was_too_small = self.too_small
+                self.refresh_bindings()
+
+    _was_too_small = False
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """Below MIN_SIZE the footer keeps showing every key, dimmed where the key does not act."""
+        bindings = super().active_bindings
+        if not self.too_small:
+            return bindings
+        return {key: active if active.node is self.app or active.binding.action in WHILE_TOO_SMALL
+                else active._replace(enabled=False) for key, active in bindings.items()}
 
     _vote_offered = False
 
