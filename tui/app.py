@@ -22,6 +22,7 @@ from net.doors.env import current as current_door
 
 from .config import Config, ConfigError, load_config, saved_player_name
 from .games import screen_class
+from .games.base import GameScreen
 from .local_table import (
     DamagedSave,
     LocalTable,
@@ -33,10 +34,13 @@ from .local_table import (
     recover_save,
 )
 from .logfile import log_path
+from .messages import CloseTable, TableCreated
+from .replay import Replay
 from .screens.dialogs import ConfirmDialog, ErrorDialog
 from .screens.end import EndScreen
 from .screens.menu import MenuScreen
-from .screens.new_game import GameSetup
+from .screens.new_game import GameSetup, start_table
+from .screens.vote import LeaveDialog
 from .table import Table
 from .terminal import TerminalWatch, on_signals, terminal_fd
 
@@ -102,7 +106,7 @@ class GamenightApp(App[int]):
             return
         self._leaving = True
         log.info("quitting: %s", why)
-        self.run_worker(self.action_quit(), group="leave")
+        self.run_worker(self.quit_now(), group="leave")
 
     def _named(self, name: str | None) -> None:
         """A door's first visit: the name the player gave is theirs from now on."""
@@ -135,11 +139,7 @@ class GamenightApp(App[int]):
 
     def start_local(self, setup: GameSetup) -> LocalTable:
         """Start a local game; bad settings raise GameError (nothing is saved then)."""
-        delay = self.bot_delay if setup.bot_delay is None else setup.bot_delay
-        table = LocalTable.new(
-            setup.game, setup.players, humans=setup.players - setup.bots, seed=setup.seed,
-            options=setup.options, names=setup.names, bot_delay=delay, clock=setup.clock,
-        )
+        table = start_table(setup, self.bot_delay)
         self.open_table(table)
         return table
 
@@ -193,7 +193,7 @@ class GamenightApp(App[int]):
         return self.resume(path)
 
     def _rejoin_network_game(self) -> None:
-        from .cli_net import last_network_screen
+        from .net_resume import last_network_screen
 
         try:
             screen = last_network_screen(self.config)
@@ -211,7 +211,8 @@ class GamenightApp(App[int]):
             self.show_error(str(exc), "Cannot show this game")
             return
         self.show_menu()
-        self.tables.append(table)
+        if table not in self.tables:
+            self.tables.append(table)
         self.push_screen(screen_type(table))
 
     def show_end(self, table: Table) -> None:
@@ -229,6 +230,14 @@ class GamenightApp(App[int]):
         if table in self.tables:
             self.tables.remove(table)
 
+    # ---- what screens hand up ----------------------------------------------------------
+    def on_table_created(self, message: TableCreated) -> None:
+        if message.table not in self.tables:
+            self.tables.append(message.table)  # closed on quit even if it never opens
+
+    def on_close_table(self, message: CloseTable) -> None:
+        self.run_worker(self._close(message.table), group="close")
+
     def open_network_screen(self, what: str) -> None:
         """The Host or Join screen, or a door's table list (imported on use: the network stack
         loads only when needed)."""
@@ -242,10 +251,11 @@ class GamenightApp(App[int]):
     # ---- keys --------------------------------------------------------------------------
     async def on_event(self, event: events.Event) -> None:
         # Every key, bound or not, tells a game screen that its player is here (clocks).
-        if isinstance(event, events.Key) and self.screen_stack:
-            pressed = getattr(self.screen, "key_pressed", None)
-            if callable(pressed):
-                pressed()
+        # Below its minimum size a game screen takes no game key (its board is not drawn).
+        if isinstance(event, events.Key) and self.screen_stack and isinstance(self.screen, GameScreen):
+            self.screen.key_pressed()
+            if not self.screen.acts_on_key(event.key) and event.key not in self._bindings.key_to_bindings:
+                return
         await super().on_event(event)
 
     def action_help(self) -> None:
@@ -259,9 +269,18 @@ class GamenightApp(App[int]):
         self.push_screen(ChooseGameScreen(), show)
 
     async def action_quit(self) -> None:
-        # and a table still filling its seats on a Host or Join screen (it is in no game yet)
-        waiting = [getattr(screen, "table", None) for screen in self.screen_stack]
-        for table in list(self.tables) + [t for t in waiting if isinstance(t, Table) and t not in self.tables]:
+        """ctrl+q: quit, but at a table whose leaving stops the others' game (a host's broker)
+        ask first, as Esc does there."""
+        costly = [s for s in self.screen_stack if isinstance(s, GameScreen) and s.leaving_costs_others]
+        if not costly:
+            await self.quit_now()
+        elif not isinstance(self.screen, (ConfirmDialog, LeaveDialog)):  # asked already: answer it
+            costly[-1].ask_leaving(lambda: self.run_worker(self.quit_now(), group="leave"))
+
+    async def quit_now(self) -> None:
+        """Close every table and exit (also when the player's terminal went away)."""
+        # every table, also one still filling its seats on a Host or Join screen (TableCreated)
+        for table in list(self.tables):
             await self._close(table)
         self.exit(0)
 
@@ -275,3 +294,21 @@ class GamenightApp(App[int]):
             f"A local game is saved after every step; details are in {log_path()}"
         )
         self._close_messages_no_wait()
+
+
+class ReplayApp(GamenightApp):
+    """The app opened on a replay (`gamenight replay FILE`); Back leads to the menu."""
+
+    def __init__(self, recorded: Replay, config: Config | None = None) -> None:
+        super().__init__(start=None, config=config)
+        self.recorded = recorded
+
+    def _open_start(self) -> None:
+        from .screens.replay import replay_screen, show_replay
+
+        try:
+            screen = replay_screen(self.recorded)
+        except LookupError as exc:
+            self.show_error(str(exc), "Cannot show this game")
+            return
+        show_replay(self, screen, self.recorded)

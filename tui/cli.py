@@ -15,76 +15,24 @@ import time
 from collections.abc import Sequence
 from importlib import import_module
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from engine.core import GameError, Result
 from engine.core.descriptor import GameDescriptor
 
+from .cli_args import (
+    EXIT_BAD_INPUT,
+    CliError,
+    CliParser,
+    find_game,
+    game_options,
+    parse_clock,
+    parse_names,
+    parse_seed,
+    player_count,
+)
+
 log = logging.getLogger(__name__)
-
-EXIT_BAD_INPUT = 2
-
-
-class CliError(Exception):
-    """Bad input: printed as one line, exit status 2."""
-
-
-class _Parser(argparse.ArgumentParser):
-    """argparse that reports a usage error as one line instead of the usage block."""
-
-    def error(self, message: str) -> NoReturn:
-        raise CliError(message)
-
-
-# ---- argument helpers -----------------------------------------------------------------------
-def parse_option(text: str) -> tuple[str, Any]:
-    """`key=value`; the value is read as JSON when it parses (numbers, lists, null), else text."""
-    key, sep, raw = text.partition("=")
-    if not sep or not key.strip():
-        raise CliError(f"--option needs key=value, not {text!r}")
-    try:
-        value = json.loads(raw)
-    except ValueError:
-        value = raw
-    return key.strip(), value
-
-
-def game_options(game, edition: str | None, pairs: Sequence[str]) -> dict[str, Any]:
-    """The options dict from --edition and --option; the engine checks names and values."""
-    options: dict[str, Any] = dict(parse_option(p) for p in pairs)
-    if edition is not None:
-        if "edition" not in {spec.name for spec in game.options}:
-            raise CliError(f"{game.name} has no editions")
-        options["edition"] = edition
-    game.check_options(options)
-    return options
-
-
-def _game(game_id: str):
-    from engine.registry import get_game
-
-    return get_game(game_id)
-
-
-def _player_count(game, players: int | None, options: dict[str, Any]) -> int:
-    low, high = game.player_range(game.check_options(options))
-    if players is None:
-        return min(max(4, low), high)
-    if not low <= players <= high:
-        raise CliError(f"{game.name} is for {low}-{high} players, not {players}")
-    return players
-
-
-def _seed(text: str | None) -> int | str | None:
-    """A seed as typed: digits are a number (the same deal as the menu's seed field)."""
-    if text is None:
-        return None
-    return int(text) if text.lstrip("-").isdigit() else text
-
-
-def _names(text: str | None) -> list[str] | None:
-    return [n.strip() for n in text.split(",")] if text else None
-
 
 # ---- subcommands ----------------------------------------------------------------------------
 def cmd_menu(args: argparse.Namespace) -> int:
@@ -96,35 +44,26 @@ def cmd_play(args: argparse.Namespace) -> int:
     from tui.games import has_screen
     from tui.local_table import LocalTable
 
-    game = _game(args.game)
+    game = find_game(args.game)
     options = game_options(game, args.edition, args.option)
-    players = _player_count(game, args.players, options)
+    players = player_count(game, args.players, options)
     bots = players - 1 if args.bots is None else args.bots
     if not 0 <= bots <= players:
         raise CliError(f"--bots must be between 0 and {players} for {players} players, not {bots}")
     if not has_screen(game.id):
         raise CliError(f"{game.name} has no screen yet (try `gamenight selfplay {game.id}`)")
     config = load_config()
-    names = _names(args.names)
+    names = parse_names(args.names)
     if names is None and players - bots == 1:
         names = [config.player.name]
     if args.bot_delay is not None and not 0 <= args.bot_delay <= 10:
         raise CliError(f"--bot-delay must be from 0 to 10 seconds, not {args.bot_delay}")
     delay = config.ui.bot_delay if args.bot_delay is None else args.bot_delay
     table = LocalTable.new(
-        game.id, players, humans=players - bots, seed=_seed(args.seed), options=options,
-        names=names, bot_delay=delay, clock=_clock(args.clock),
+        game.id, players, humans=players - bots, seed=parse_seed(args.seed), options=options,
+        names=names, bot_delay=delay, clock=parse_clock(args.clock),
     )
     return _run_app(table, config)
-
-
-def _clock(text: str | None) -> Any:
-    from tui.clock import ClockError, ClockSpec
-
-    try:
-        return ClockSpec.parse(text or "off")
-    except ClockError as exc:
-        raise CliError(str(exc)) from None
 
 
 def cmd_resume(args: argparse.Namespace) -> int:
@@ -164,8 +103,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if recorded.notice and args.export is not None:
         print(f"gamenight: {recorded.notice}", file=sys.stderr)  # the app shows it in a dialog
     if args.export is None:
+        from tui.app import ReplayApp
         from tui.config import load_config
-        from tui.screens.replay import ReplayApp
 
         app = ReplayApp(recorded, load_config())
         app.run()
@@ -184,7 +123,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def cmd_rules(args: argparse.Namespace) -> int:
     from tui.games import help_text
 
-    game = _game(args.game)
+    game = find_game(args.game)
     print(help_text(game.id))
     return 0
 
@@ -213,8 +152,8 @@ def selfplay(game_id: str, players: int | None, games: int, seed: int, bots: str
     """Play `games` bot games (seeds "<seed>:<k>") and summarise them."""
     from engine.bots import play_game
 
-    game = _game(game_id)
-    n = _player_count(game, players, {})
+    game = find_game(game_id)
+    n = player_count(game, players, {})
     if games < 1:
         raise CliError(f"--games must be at least 1, not {games}")
     kinds: str | list[str] = bots
@@ -293,7 +232,7 @@ def score_file(game_id: str, path: Path | str) -> tuple[list[str], Result]:
     except FileNotFoundError:
         raise CliError(f"no such file: {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise CliError(f"cannot read {where}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise CliError(f"cannot read {where}: {(exc.strerror if isinstance(exc, OSError) else None) or exc}") from None
     try:
         data = json.loads(text)
     except ValueError as exc:
@@ -304,7 +243,7 @@ def score_file(game_id: str, path: Path | str) -> tuple[list[str], Result]:
 
 # ---- the parser -----------------------------------------------------------------------------
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="gamenight", description="A terminal game table: play card games with friends or bots.")
+    parser = CliParser(prog="gamenight", description="A terminal game table: play card games with friends or bots.")
     parser.set_defaults(func=cmd_menu)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 

@@ -14,7 +14,11 @@ import statistics
 import time
 from typing import Any
 
+from .net_games import last_network_game, my_meta, saved_pin
+from .net_resume import host_request, host_screen, invite_again, last_network_screen
+
 log = logging.getLogger(__name__)
+_saved_pin = saved_pin  # (the name tests/net/test_invite_cert.py imports)
 
 
 def add_net_commands(subparsers: argparse._SubParsersAction) -> None:
@@ -188,7 +192,7 @@ async def _start_ssh_door(options: Any, broker_url: str, access: tuple[tuple[str
 
 # ---- shared helpers ---------------------------------------------------------------------
 def _cli_error(message: str) -> Exception:
-    from tui.cli import CliError
+    from tui.cli_args import CliError
 
     return CliError(message)
 
@@ -229,7 +233,7 @@ def _check_exposure(settings: Any) -> None:
         raise _cli_error(str(exc)) from None
 
 
-def _parse_code(code: str, args: argparse.Namespace, config: Any) -> Any:
+def _parseinvite_again(code: str, args: argparse.Namespace, config: Any) -> Any:
     """The invite (broker, gid, pin, cert) a command was given; --broker names another address."""
     from net.invite import parse_invite
 
@@ -247,29 +251,6 @@ def _join_settings(args: argparse.Namespace, config: Any, url: str, cert: str) -
     from net.launch import trusting
 
     return trusting(_settings(args, config, url), url, cert)
-
-
-def _code(url: str, gid: str, pin: Any, cert: str = "") -> str:
-    """The invite code again (for the Join screen), or the bare address when we hold no pin."""
-    from net.invite import make_invite
-
-    return make_invite(url, gid, pin, cert) if pin is not None else f"{url}/{gid}"
-
-
-def _saved_pin(gid: str) -> tuple[Any, str]:
-    """The table pin and broker certificate pin this machine joined `gid` with (to rejoin
-    without the code)."""
-    from net.invite import parse_pin
-    from net.mqtt import normal_pin
-
-    meta = _my_meta(gid)
-    text, cert = meta.get("pin"), meta.get("cert")
-    pin = parse_pin(text) if isinstance(text, str) and text else None
-    try:
-        cert = normal_pin(cert) if isinstance(cert, str) and cert else ""
-    except ValueError:  # a damaged file: rejoin as without it (the broker's certificate decides)
-        cert = ""
-    return pin, cert
 
 
 def _run(coro: Any) -> int:
@@ -319,7 +300,7 @@ def _check_reachable(url: str, timeout: float = 3.0) -> None:
 def _check_announced(url: str, gid: str, settings: Any, timeout: float = 5.0) -> None:
     """Before the TUI: a code for no game on that broker is one line (after a bounded wait),
     unless this machine played that game (its own log lets it rejoin)."""
-    if _my_meta(gid):
+    if my_meta(gid):
         return
 
     async def look() -> None:
@@ -356,15 +337,15 @@ def _printer(peer: Any) -> None:
 # ---- host -------------------------------------------------------------------------------
 def cmd_host(args: argparse.Namespace) -> int:
     from engine.core import GameError
-    from tui.cli import _game, _player_count, game_options
+    from tui.cli_args import find_game, game_options, player_count
 
     config = _config()
     try:
-        game = _game(args.game)
+        game = find_game(args.game)
     except GameError as exc:
         raise _cli_error(str(exc)) from None
     options = game_options(game, args.edition, args.option)
-    players = _player_count(game, args.players, options)
+    players = player_count(game, args.players, options)
     if not 0 <= args.bots < players:
         raise _cli_error(f"--bots must be from 0 to {players - 1} for {players} players (you take a seat)")
     if not 0 <= args.relay_bots < players - args.bots:
@@ -388,9 +369,9 @@ def cmd_host(args: argparse.Namespace) -> int:
 
 def _table_settings(args: argparse.Namespace) -> dict[str, Any]:
     """The host's --clock and --deadline as the table settings every peer receives."""
-    from tui.cli import _clock
+    from tui.cli_args import parse_clock
 
-    table: dict[str, Any] = {"clock": str(_clock(args.clock))}
+    table: dict[str, Any] = {"clock": str(parse_clock(args.clock))}
     if args.deadline is not None:
         if not 5 <= args.deadline <= 24 * 3600:
             raise _cli_error("--deadline must be from 5 seconds to 24 hours")
@@ -432,102 +413,31 @@ async def _host_headless(request: dict[str, Any], delay: float) -> int:
 
 
 # ---- join / watch / bot -----------------------------------------------------------------
-def _last_network_game() -> tuple[str, str]:
-    from net.store import saved_games
-
-    for gid, _, meta in saved_games():
-        if meta.get("role") in ("host", "player") and meta.get("broker") and not meta.get("finished"):
-            return meta["broker"], gid
-    raise _cli_error("no unfinished network game to rejoin: give an invite code")
-
-
 def resume_last_network(config: Any = None) -> int:
     """Rejoin the most recent unfinished network game in the TUI (for `gamenight resume`)."""
     config = config or _config()
-    url, gid = _last_network_game()
-    if _my_meta(gid).get("role") != "host":  # a host restarts its own broker
+    url, gid = last_network_game()
+    if my_meta(gid).get("role") != "host":  # a host restarts its own broker
         _check_reachable(url)
     return _run_app(last_network_screen(config), config)
 
 
-def last_network_screen(config: Any) -> Any:
-    """The screen that rejoins the most recent unfinished network game: Host or Join.
-
-    Raises the CLI's one-line error when there is none.
-    """
-    url, gid = _last_network_game()
-    meta = _my_meta(gid)
-    if meta.get("role") == "host":
-        return _host_screen(_host_request(meta, gid, config), config, listed=bool(meta.get("listed")))
-    from tui.screens.join import JoinScreen
-
-    return JoinScreen(code=_code(url, gid, *_saved_pin(gid)))
-
-
-def has_unfinished_network_game() -> bool:
-    return last_network_activity() is not None
-
-
-def last_network_activity() -> float | None:
-    """When this machine last wrote to its most recent unfinished network game (None: none)."""
-    from net.store import games_dir
-
-    try:
-        _, gid = _last_network_game()
-    except Exception:
-        return None
-    files = [p for p in (games_dir() / gid).rglob("*") if p.is_file()]
-    return max((p.stat().st_mtime for p in files), default=0.0)
-
-
-def _my_meta(gid: str) -> dict[str, Any]:
-    """What this machine saved about game `gid` under this user's key ({} if nothing)."""
-    from net.identity import load_or_create
-    from net.store import GameStore, games_dir
-
-    path = games_dir() / gid / load_or_create().peer_id
-    return GameStore(path).load_meta() if (path / "meta.json").exists() else {}
-
-
 def _reopen_as_host(meta: dict[str, Any], gid: str, config: Any, headless: bool) -> int:
     """The host rejoins its own table: restart its embedded broker if it had one, replay its log."""
-    request = _host_request(meta, gid, config)
+    request = host_request(meta, gid, config)
     if headless:
         return _run(_host_headless(request, 0.0))
-    return _run_app(_host_screen(request, config, listed=bool(meta.get("listed"))), config)
-
-
-def _host_request(meta: dict[str, Any], gid: str, config: Any) -> dict[str, Any]:
-    from engine.core import from_plain
-    from tui.config import broker_settings
-
-    settings = broker_settings(config, "embedded" if meta.get("embedded") else meta["broker"],
-                               bind=meta.get("bind", "127.0.0.1"), port=int(meta.get("port", 1883)),
-                               prefix=meta.get("prefix", "gamenight/v1"))
-    return dict(game_id=meta["game"], players=int(meta["players"]), bots=int(meta.get("bots", 0)),
-                options={k: from_plain(v) for k, v in meta.get("options", {}).items()},
-                settings=settings, name=meta.get("name", config.player.name),
-                relay_bots=int(meta.get("relay_bots", 0)), gid=gid)
-
-
-def _host_screen(request: dict[str, Any], config: Any, listed: bool = False) -> Any:
-    """The Host screen reopening a table; `listed`: it was open to the door's visitors (and
-    is again, when this process runs behind that door)."""
-    from net.doors.env import current
-    from tui.screens.host import HostRequest, HostScreen
-
-    listed = listed and current() is not None
-    return HostScreen(HostRequest(**request, bot_delay=config.ui.bot_delay, listed=listed))
+    return _run_app(host_screen(request, config, listed=bool(meta.get("listed"))), config)
 
 
 def cmd_join(args: argparse.Namespace) -> int:
     config = _config()
     if args.code:
-        url, gid, pin, cert = _parse_code(args.code, args, config)
+        url, gid, pin, cert = _parseinvite_again(args.code, args, config)
     else:
-        url, gid = _last_network_game()
-        pin, cert = _saved_pin(gid)
-    meta = _my_meta(gid)
+        url, gid = last_network_game()
+        pin, cert = saved_pin(gid)
+    meta = my_meta(gid)
     if meta.get("role") == "host" and not meta.get("finished"):
         return _reopen_as_host(meta, gid, config, args.headless)
     name = args.name or config.player.name
@@ -538,12 +448,12 @@ def cmd_join(args: argparse.Namespace) -> int:
     _check_announced(url, gid, settings)
     from tui.screens.join import JoinScreen
 
-    return _run_app(JoinScreen(code=_code(url, gid, pin, cert), name=name), config)
+    return _run_app(JoinScreen(code=invite_again(url, gid, pin, cert), name=name), config)
 
 
 def cmd_watch(args: argparse.Namespace) -> int:
     config = _config()
-    url, gid, pin, cert = _parse_code(args.code, args, config)
+    url, gid, pin, cert = _parseinvite_again(args.code, args, config)
     settings = _join_settings(args, config, url, cert)
     _check_reachable(url)
     _check_announced(url, gid, settings)
@@ -551,7 +461,7 @@ def cmd_watch(args: argparse.Namespace) -> int:
         return _run(_join_headless(url, gid, settings, config.player.name, bot=None, watch=True, pin=pin))
     from tui.screens.join import JoinScreen
 
-    return _run_app(JoinScreen(code=_code(url, gid, pin, cert), watch=True), config)
+    return _run_app(JoinScreen(code=invite_again(url, gid, pin, cert), watch=True), config)
 
 
 def _print_step(peer: Any, note: Any) -> None:
@@ -596,7 +506,7 @@ def cmd_bot(args: argparse.Namespace) -> int:
     from net.paths import data_dir
 
     config = _config()
-    url, gid, pin, cert = _parse_code(args.code, args, config)
+    url, gid, pin, cert = _parseinvite_again(args.code, args, config)
     kinds = {"best", *bot_kinds(gid.rsplit("-", 1)[0])}
     if args.kind not in kinds:
         raise _cli_error(f"--kind must be one of {', '.join(sorted(kinds))}")
@@ -690,13 +600,13 @@ async def _start_web_door(broker_url: str, bind: str, web: dict[str, Any],
 def run_selfplay_net(args: argparse.Namespace) -> int:
     """`gamenight selfplay GAME --net`: every seat a bot peer through the broker; JSON summary."""
     from engine.core import GameError
-    from tui.cli import _game, _player_count
+    from tui.cli_args import find_game, player_count
 
     try:
-        game = _game(args.game)
+        game = find_game(args.game)
     except GameError as exc:
         raise _cli_error(str(exc)) from None
-    players = _player_count(game, args.players, {})
+    players = player_count(game, args.players, {})
     if args.games < 1:
         raise _cli_error(f"--games must be at least 1, not {args.games}")
     config = _config()

@@ -292,7 +292,7 @@ def has_saved_game() -> bool:
 
 def network_game_is_newer(local_save: Path | None) -> bool:
     """True when the last unfinished network game was played after the local save."""
-    from .cli_net import last_network_activity
+    from .net_games import last_network_activity
 
     network = last_network_activity()
     if network is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
 from engine.core import Action, ActionSpace, IllegalAction, Result, Seat, View
 from net.lockstep import Note
@@ -18,7 +19,7 @@ from net.peer import Peer
 
 from .clock import ClockError, ClockSpec, clock_text
 from .log_text import event_lines
-from .table import Table, TableEvent, deal_text
+from .table import Table, TableEvent, TableSupports, deal_text
 
 log = logging.getLogger(__name__)
 
@@ -28,7 +29,7 @@ Closer = Callable[[], Awaitable[None]]
 class NetTable(Table):
     """A networked game as seen from this terminal (one seat, or none when watching)."""
 
-    supports_chat = True
+    supports = TableSupports(chat=True, vote=True, hand_over=True, timed_waits=True)
 
     def __init__(self, peer: Peer, *, invite: str = "", closers: Sequence[Closer] = ()) -> None:
         super().__init__()
@@ -39,7 +40,6 @@ class NetTable(Table):
         self._closers = list(closers)
         self.waiting_since = time.monotonic()
         self.waiting_text = ""
-        self.chat_lines: list[str] = []
         self._closed = False
         peer.listeners.append(self._on_note)
         if invite:
@@ -117,7 +117,7 @@ class NetTable(Table):
         return "" if left is None or self.lockstep.my_turn() else f" · vote in {clock_text(max(0.0, left))}"
 
     # ---- the table's vote --------------------------------------------------------------
-    def vote_options(self) -> dict | None:
+    def vote_options(self) -> dict[str, Any] | None:
         """What this terminal may vote about now ({"seats", "cause", "names", "voted"}), or None."""
         if self.lockstep.frozen:
             return None

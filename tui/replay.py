@@ -50,7 +50,7 @@ from engine.registry import game_ids, get_descriptor, get_game
 
 from .log_text import event_lines
 from .savefile import DamagedSave, SaveError, read_save_file, saves_dir
-from .table import Table, TableEvent, deal_text
+from .table import Table, TableEvent, TableSupports, deal_text
 
 log = logging.getLogger(__name__)
 
@@ -302,7 +302,7 @@ def _game_of(game_id: str, path: Path) -> Game:
 
 def _verified_lockstep(game: Game, start: Any, envelopes: list[Any], path: Path) -> Any:
     """A spectator Lockstep fed the log offline: it applies only what checks out."""
-    from net.lockstep import Lockstep
+    from net.lockstep import Lockstep, Note
     from net.versions import local_versions, version_mismatch
 
     # The host signs the start; trusting its key for the seat messages is what a joiner does.
@@ -311,7 +311,7 @@ def _verified_lockstep(game: Game, start: Any, envelopes: list[Any], path: Path)
     dropped = 0
     for env in envelopes:
         for out in lockstep.receive(env):
-            dropped += getattr(out, "kind", "") == "dropped"
+            dropped += isinstance(out, Note) and out.kind == "dropped"
     if lockstep.frozen or lockstep.game_log is None:
         problem = lockstep.frozen or "the players never agreed on the seed"
         versions = version_mismatch(local_versions(game), start.body["versions"], "this gamenight", "the log")
@@ -386,9 +386,7 @@ def _when(path: Path) -> str:
 class ReplayTable(Table):
     """The replay at a cursor, for a game screen: views and legal actions of that state."""
 
-    leave_warning = ""
-    read_only = True
-    """Game screens may hide their action menus on a table that takes no actions."""
+    supports = TableSupports(actions=False)
 
     def __init__(self, recorded: Replay, cursor: int = 0) -> None:
         super().__init__()

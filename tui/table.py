@@ -13,6 +13,7 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from engine.bots import make_bot
@@ -64,19 +65,44 @@ def deal_text(dealt: bool, verdict: str | None) -> str:
     return f"Deal: {verdict}"
 
 
+@dataclass(frozen=True)
+class TableSupports:
+    """What a table offers beyond playing its seats. A screen asks this declared question
+    instead of probing the table's type or its attributes; the methods behind each answer
+    exist on every table (the base answers "nothing")."""
+
+    chat: bool = False
+    """A chat with the other terminals (`chat`, `chat_lines`)."""
+    vote: bool = False
+    """The table may vote on a late, gone or cheating seat (`vote_options`, `vote`)."""
+    hand_over: bool = False
+    """Leaving may hand this terminal's seat to another terminal's bot (`hand_over`)."""
+    timed_waits: bool = False
+    """Waits on other terminals are timed (`waiting_for`, `deadline_text`)."""
+    actions: bool = True
+    """Seats here may act (False: a replay, which only shows)."""
+
+
 class Table(ABC):
     """One game in progress as seen from this terminal."""
 
+    supports: TableSupports = TableSupports()
     game: Game
     names: list[str]
     local_seats: tuple[Seat, ...]
     """Seats played by humans at this terminal (several = hot seat; none = spectator)."""
     leave_warning: str = ""
     """What leaving costs the others (e.g. the host's embedded broker stops), said on leaving."""
+    invite: str = ""
+    """The code that lets others join this table ("" for a table nobody joins)."""
+    save_path: Path | None = None
+    """Where the game is saved after every step (None: not saved here)."""
 
     def __init__(self) -> None:
         self._listeners: list[Listener] = []
         self.log_lines: list[str] = []
+        self.chat_lines: list[str] = []
+        """The chat so far, for a chat panel opened late (tables that support chat)."""
         self.clocks: SeatClocks | None = None
         self.ran_out: dict[Seat, int | None] = {}
         """Local seats whose clock ran out, with the move it ran out in: this terminal's bot
@@ -115,6 +141,32 @@ class Table(ABC):
     def moves_made(self) -> int | None:
         """Steps played so far: each starts a new move on the clocks (None: not counted)."""
         return None
+
+    @property
+    def deal_line(self) -> str:
+        """What the end screen says of the deal ("" when no protocol dealt the cards)."""
+        return ""
+
+    def waiting_for(self) -> tuple[list[str], float]:
+        """Names awaited now and for how many seconds (timed only where `supports.timed_waits`)."""
+        return [self.names[s] for s in sorted(self.awaiting()) if s < len(self.names)], 0.0
+
+    def deadline_text(self) -> str:
+        """" · vote in 1:48" or " · ^E: vote" on a table whose waits have deadlines ("" here)."""
+        return ""
+
+    # ---- the table's vote --------------------------------------------------------------
+    def vote_options(self) -> dict[str, Any] | None:
+        """What this terminal may vote about now ({"seats", "cause", "names", "voted"}), or None."""
+        return None
+
+    def vote(self, choice: str) -> None:
+        """Vote "end", "abandon" or "wait"; ValueError with a line for the player otherwise."""
+        raise ValueError("this table has no vote")
+
+    def hand_over(self, bot: str = "best") -> None:
+        """Leave for good, another terminal's bot playing this seat (ValueError if none can)."""
+        raise ValueError("no other terminal can play this seat")
 
     # ---- acting ------------------------------------------------------------------------
     @abstractmethod

@@ -500,6 +500,7 @@ async def test_the_end_screen_says_who_showed_their_cards_and_offers_the_audits_
     from tui.net_table import NetTable
     from tui.screens.end import EndScreen
     from tui.screens.vote import VoteDialog
+    from tui.table import TableSupports
 
     transports, peers, clock = await _dealt_table("money", {"act", "commit", "reveal"})
     _play(peers, (CHEAT,))
@@ -518,6 +519,7 @@ async def test_the_end_screen_says_who_showed_their_cards_and_offers_the_audits_
         assert "left before revealing" in str(app.screen.query_one("#end-deal", Static).render())
 
     class AfterAudit:  # a table whose audit proved seat 1 cheated after the game's own end
+        supports = TableSupports(vote=True)
         names = ["P0", "P1", "P2"]
         deal_line = "Deal: P1 cheated (deck main: position 0 of its shuffle is not a card)"
 

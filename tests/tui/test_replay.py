@@ -18,14 +18,14 @@ from net.identity import Identity
 from net.store import read_log
 from net.transport import MemoryBroker, MemoryTransport
 from tests.net.helpers import finish, table_of
-from tui.app import GamenightApp
+from tui.app import GamenightApp, ReplayApp
 from tui.cli import main
 from tui.local_table import LocalTable
 from tui.replay import CannotReplay, ReplayTable, load_replay
 from tui.savefile import Seating, save_bytes, saves_dir
 from tui.screens.dialogs import ErrorDialog
 from tui.screens.end import EndScreen
-from tui.screens.replay import ReplayApp, ReplayFrame
+from tui.screens.replay import ReplayFrame
 from tui.widgets import GameLogPanel
 
 from .helpers import screen_text, settle

@@ -15,7 +15,7 @@ from engine.bots import make_bot
 from engine.core import GameLog, Stream, canonical, final_state, state_hash
 from engine.money import GAME
 from engine.registry import get_game
-from tui.app import GamenightApp
+from tui.app import GamenightApp, ReplayApp
 from tui.cli import main as cli_main
 from tui.games.money import MoneyScreen
 from tui.local_table import (
@@ -31,7 +31,6 @@ from tui.local_table import (
 from tui.savefile import SaveTail, check, read_save_file, save_bytes
 from tui.screens.dialogs import ConfirmDialog, ErrorDialog
 from tui.screens.new_game import GameSetup
-from tui.screens.replay import ReplayApp
 
 from .helpers import screen_text, settle
 

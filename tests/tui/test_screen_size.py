@@ -7,7 +7,10 @@ import pytest
 
 from tui.app import GamenightApp
 from tui.local_table import LocalTable
+from tui.screens.dialogs import ConfirmDialog
 from tui.screens.new_game import GameSetup
+from tui.table import TableSupports
+from tui.widgets.footer import GameFooter
 
 from .helpers import screen_text, settle
 
@@ -40,7 +43,7 @@ async def test_below_80_by_24_the_screen_asks_for_a_bigger_terminal(config, game
 
 async def test_the_main_key_leads_the_footer_on_a_network_table_at_80_columns(config):
     table = LocalTable.new("money", 4, humans=1, seed=1, bot_delay=0)
-    table.supports_chat = True  # what a network table adds: the chat key
+    table.supports = TableSupports(chat=True)  # what a network table adds: the chat key
     table.invite = "mqtt://192.168.1.20:1883/money-1a2b3c4d"
     app = GamenightApp(start=table, config=config)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -78,3 +81,36 @@ def test_a_long_invite_code_breaks_only_between_its_parts_and_reads_back_whole()
         assert parse_invite("\n".join(lines)) == parse_invite(code)
     broker_and_game, pin, cert = code_lines(code, 80)  # each part whole, on a line of its own
     assert broker_and_game.endswith("seven_wonders-1a2b3c4d/") and pin.startswith("owdx") and cert.startswith("ambq")
+
+
+@pytest.mark.parametrize(("game", "keys"), [("seven_wonders", ("b",)), ("money", ("space", "enter")),
+                                            ("ten", ("enter",)), ("sheriff", ("enter",))])
+async def test_below_80_by_24_no_game_key_acts_and_esc_still_asks(config, game, keys):
+    app = GamenightApp(start=setup(game), config=config)
+    async with app.run_test(size=(79, 30)) as pilot:
+        await settle(pilot)
+        table = app.screen.table
+        assert 0 in table.awaiting()
+        footer = screen_text(app).splitlines()[-1]
+        await pilot.press(*keys, "down", "tab", *keys)
+        await settle(pilot)
+        assert played_by_ann(table) == 0 and 0 in table.awaiting(), "a key played below 80x24"
+        assert "Enlarge the terminal" in screen_text(app)
+        assert screen_text(app).splitlines()[-1] == footer, "the footer keeps showing the keys"
+        lit = {description for _, _, description, enabled, _ in app.screen.query_one(GameFooter).shown if enabled}
+        assert lit == {"Help", "Menu", "Quit"}, "only the keys that act are lit"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("n")
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        assert not [k for k in app.screen.query_one(GameFooter).shown if not k[3]], "every key lit again"
+        await pilot.press(*keys)  # the same keys play once the board shows
+        await settle(pilot)
+        assert played_by_ann(table) == 1
+
+
+def played_by_ann(table) -> int:
+    """Steps in which seat 0 (the human) acted."""
+    return sum(1 for step in table.game_log.steps if any(seat == 0 for seat, _ in step))

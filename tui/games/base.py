@@ -14,13 +14,13 @@ A subclass draws the board from the seat's view and builds actions from the lega
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import Reactive
 from textual.screen import Screen
@@ -52,6 +52,10 @@ MIN_SIZE = (80, 24)
 
 FRAME_ACTIONS = ("help", "leave", "results", "chat", "vote", "invite", "log", "quit")
 """The frame's keys: in the footer after the game's own keys (its main key, Enter, first)."""
+
+WHILE_TOO_SMALL = frozenset({"leave", "help"})
+"""The screen's actions whose keys still act below MIN_SIZE (with the app's quit): the board
+is not drawn then, so a game key would play a card nobody saw."""
 
 
 class GameScreen(Screen[None]):
@@ -173,6 +177,13 @@ class GameScreen(Screen[None]):
         width, height = self.app.size
         return width < MIN_SIZE[0] or height < MIN_SIZE[1]
 
+    def acts_on_key(self, key: str) -> bool:
+        """False for a key this screen must ignore now: below MIN_SIZE only Esc and Help act
+        (the app's own keys, ctrl+q, are the app's to keep)."""
+        if not self.too_small:
+            return True
+        return any(b.action in WHILE_TOO_SMALL for b in self._bindings.key_to_bindings.get(key, ()))
+
     def _too_small_text(self) -> str:
         width, height = self.app.size
         return (f"Enlarge the terminal to {MIN_SIZE[0]}×{MIN_SIZE[1]} to see the table "
@@ -181,6 +192,20 @@ class GameScreen(Screen[None]):
     def on_resize(self) -> None:
         if self.is_mounted:
             self.query_one("#too-small", Static).update(self._too_small_text())
+            if self.too_small != self._was_too_small:  # the footer dims or lights its keys
+                self._was_too_small = self.too_small
+                self.refresh_bindings()
+
+    _was_too_small = False
+
+    @property
+    def active_bindings(self) -> dict[str, ActiveBinding]:
+        """Below MIN_SIZE the footer keeps showing every key, dimmed where the key does not act."""
+        bindings = super().active_bindings
+        if not self.too_small:
+            return bindings
+        return {key: active if active.node is self.app or active.binding.action in WHILE_TOO_SMALL
+                else active._replace(enabled=False) for key, active in bindings.items()}
 
     _vote_offered = False
 
@@ -192,7 +217,7 @@ class GameScreen(Screen[None]):
                 logs.add(line)
         self.table.subscribe(self._on_table_event)
         self.query_one("#clocks", Static).display = self.table.clocks is not None
-        if callable(getattr(self.table, "waiting_for", None)) or self.table.clocks is not None:
+        if self.table.supports.timed_waits or self.table.clocks is not None:
             self.set_interval(1.0, self._tick)
         self.refresh_table()
         self.run_worker(self._start_table(), group="table")
@@ -281,7 +306,7 @@ class GameScreen(Screen[None]):
             log.exception("drawing the %s screen failed", self.GAME_ID)
             self.show_message(f"The screen could not be drawn: {exc}", error=True)
             return
-        if my_turn and not self._was_my_turn and getattr(self.app.config.ui, "bell", False):
+        if my_turn and not self._was_my_turn and self.app.config.ui.bell:
             self.app.bell()
         self._was_my_turn = my_turn
         if self.table.is_over() and not self._ended:
@@ -301,13 +326,14 @@ class GameScreen(Screen[None]):
             return "Your turn" + (f" (also waiting for: {', '.join(others)})" if others else "")
         if not others:
             return ""
-        clock = ""
-        waiting_for = getattr(self.table, "waiting_for", None)
-        if callable(waiting_for):
-            seconds = int(waiting_for()[1])
-            clock = f" · {seconds} s" if seconds >= 3 else ""
-            clock += self.table.deadline_text()  # " · vote in 1:48" (network tables)
-        return f"waiting for: {', '.join(others)}{clock}"
+        return f"waiting for: {', '.join(others)}{self.waited_text()}"
+
+    def waited_text(self) -> str:
+        """" · 12 s · vote in 1:48" on a table whose waits are timed ("" on the others)."""
+        if not self.table.supports.timed_waits:
+            return ""
+        seconds = int(self.table.waiting_for()[1])
+        return (f" · {seconds} s" if seconds >= 3 else "") + self.table.deadline_text()
 
     def _tick(self) -> None:
         """Once a second on tables with a clock: redraw only the waiting line and the clocks."""
@@ -350,14 +376,14 @@ class GameScreen(Screen[None]):
     @property
     def has_chat(self) -> bool:
         """Networked tables carry a signed chat; a local table has nobody to talk to."""
-        return bool(getattr(self.table, "supports_chat", False))
+        return self.table.supports.chat
 
     def action_vote(self) -> None:
         ask_vote(self)
     @property
     def invite(self) -> str:
         """A networked table's invite code ("" for a local table)."""
-        return str(getattr(self.table, "invite", "") or "")
+        return self.table.invite
 
     def _invite_line(self) -> Text:
         # One line, cut at the panel's edge: a wrapped code reads as two codes; F2 shows it whole.
@@ -375,6 +401,18 @@ class GameScreen(Screen[None]):
         if self.has_chat:
             self.query_one(ChatPanel).focus_input()
 
+    def on_chat_panel_said(self, message: ChatPanel.Said) -> None:
+        self.run_worker(self._chat(message.text), group="chat")
+
+    async def _chat(self, text: str) -> None:
+        try:
+            await self.table.chat(text)
+        except GameError as exc:  # e.g. a replay: nobody is listening
+            self.show_message(str(exc), error=True)
+        except Exception as exc:  # the network said no: one line, the game goes on
+            log.exception("sending a chat line failed")
+            self.show_message(f"The chat line was not sent: {exc}", error=True)
+
     def action_results(self) -> None:
         if self.table.is_over():
             self.show_end()
@@ -384,15 +422,20 @@ class GameScreen(Screen[None]):
         self.app.show_end(self.table)
 
     def action_leave(self) -> None:
-        if getattr(self.table, "save_path", None) is not None:
+        self.ask_leaving(lambda: self.app.leave_table(self.table))
+
+    @property
+    def leaving_costs_others(self) -> bool:
+        """Leaving now stops the game for the others (a host's broker): ctrl+q asks first too."""
+        return bool(self.table.leave_warning) and not self.table.is_over()
+
+    def ask_leaving(self, then: Callable[[], None]) -> None:
+        """Ask whether to leave (and what leaving costs); `then` runs once the player said yes."""
+        if self.table.save_path is not None:
             question = "Leave this game? It is saved: continue it from the menu."
         else:
             question = "Leave this game?"
-        if self.table.leave_warning and not self.table.is_over():
+        if self.leaving_costs_others:
             question += "\n" + self.table.leave_warning
-        if not ask_leave(self, question):  # a network seat may go to a bot instead
-            self.app.push_screen(ConfirmDialog(question), self._leave_answer)
-
-    def _leave_answer(self, yes: bool | None) -> None:
-        if yes:
-            self.app.leave_table(self.table)
+        if not ask_leave(self, question, then):  # a network seat may go to a bot instead
+            self.app.push_screen(ConfirmDialog(question), lambda yes: then() if yes else None)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,6 +14,7 @@ from textual.widgets import DataTable, Footer, Static
 from engine.core import Result
 
 from ..results import category_label, table_rows, winners_line
+from ..table import Table
 from .vote import ask_vote, vote_offered
 
 
@@ -26,7 +26,7 @@ class EndScreen(Screen[None]):
         Binding("q", "app.quit", "Quit", show=True),
     ]
 
-    def __init__(self, game_name: str, names: Sequence[str], result: Result, table: Any = None) -> None:
+    def __init__(self, game_name: str, names: Sequence[str], result: Result, table: Table | None = None) -> None:
         super().__init__(id="end-screen")
         self.table = table  # closed when the player goes back to the menu
         self.game_name = game_name
@@ -54,7 +54,7 @@ class EndScreen(Screen[None]):
 
     def _deal_line(self) -> str:
         """A network game with hidden cards: what the end audit says of the deal."""
-        return str(getattr(self.table, "deal_line", "") or "")
+        return self.table.deal_line if self.table is not None else ""
 
     def _refresh_deal(self) -> None:
         """The audit's verdict, once it is in (it follows the last step by a moment), and what

@@ -28,6 +28,7 @@ from net.codec import MAX_NAME
 
 from ..clock import ClockSpec
 from ..config import broker_settings
+from ..messages import TableCreated
 from ..net_table import NetTable
 from ..table import TableEvent
 from ..widgets import PickList, PickRow
@@ -250,6 +251,7 @@ class HostScreen(TableSetupScreen):
             return
         self.session = session
         self.table = NetTable(session.peer, invite=session.invite, closers=[session.close])
+        self.post_message(TableCreated(self.table))
         if request.settings is None or request.settings.broker == "embedded":
             self.table.leave_warning = (
                 "The game's broker runs in this terminal: leaving stops it and the others wait "

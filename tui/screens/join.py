@@ -18,6 +18,7 @@ from textual.widgets import Footer, Input, Label, Static
 from net.codec import MAX_NAME
 
 from ..config import broker_settings
+from ..messages import TableCreated
 from ..net_table import NetTable
 from ..table import TableEvent
 from ..widgets import PickList, PickRow
@@ -194,6 +195,7 @@ class JoinScreen(TableSetupScreen):
             return
         self.session = session
         self.table = NetTable(session.peer, invite=session.invite, closers=[session.close])
+        self.post_message(TableCreated(self.table))
         self.table.subscribe(self._on_event)
         self._asking = _Asking(gid, url, watch, asyncio.get_running_loop().time())
         self._refresh()

@@ -8,6 +8,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 from textual.widgets import Static
 
+from ..messages import CloseTable
 from ..net_table import NetTable
 from .vote import ask_vote, vote_offered
 
@@ -79,5 +80,5 @@ class TableSetupScreen(Screen[None]):
     def action_back(self) -> None:
         """Leave; a table that never reached its game screen is closed (it has no other owner)."""
         if self.table is not None and not self._opened:
-            self.app.run_worker(self.table.close(), group="close")
+            self.app.post_message(CloseTable(self.table))  # posted to the app: this screen goes
         self.app.pop_screen()

@@ -27,6 +27,7 @@ from net.paths import data_dir
 
 from ..clock import NO_CLOCK, ClockSpec
 from ..games import has_screen
+from ..local_table import LocalTable
 from ..widgets import PickList, PickRow
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,16 @@ class GameSetup:
     names: list[str] | None = None
     bot_delay: float | None = None
     clock: ClockSpec = NO_CLOCK
+
+
+def start_table(setup: GameSetup, bot_delay: float) -> LocalTable:
+    """The local table a setup describes (saved from its first step); bad settings raise
+    GameError and nothing is saved. `bot_delay` applies where the setup names none."""
+    delay = bot_delay if setup.bot_delay is None else setup.bot_delay
+    return LocalTable.new(
+        setup.game, setup.players, humans=setup.players - setup.bots, seed=setup.seed,
+        options=setup.options, names=setup.names, bot_delay=delay, clock=setup.clock,
+    )
 
 
 def playable_games() -> list[tuple[str, str]]:
@@ -261,7 +272,7 @@ class NewGameScreen(Screen[None]):
             return
         choices = self._choices()  # read now: the form closes when the game opens
         try:
-            self.app.start_local(self.setup())
+            self.app.open_table(start_table(self.setup(), self.app.bot_delay))
         except GameError as exc:
             self.query_one("#new-error", Static).update(f"⚠ {exc}")
             return

@@ -4,7 +4,7 @@
 game, made once): the board, side panel and log are the game's own; the viewer adds the keys
 (←/→ a step, Home/End, g a round or step, w whose view) and turns the game's own action keys
 off, so the footer shows only what works here. `ReplayPickScreen` is the menu's list of games
-to replay; `ReplayApp` opens a replay straight from `gamenight replay FILE`.
+to replay; `tui.app.ReplayApp` opens a replay straight from `gamenight replay FILE`.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Static
 
-from ..app import GamenightApp
 from ..games import screen_class
 from ..games.base import STYLES, GameScreen
 from ..replay import CannotReplay, Replay, ReplayTable, game_rounds, load_replay, replayable_files
@@ -136,7 +135,8 @@ def replay_screen_class(game_id: str) -> type[GameScreen]:
     game_screen = screen_class(game_id)
     own_css = game_screen.CSS_PATH
     css = [*(own_css if isinstance(own_css, (list, tuple)) else [own_css] if own_css else []), REPLAY_CSS]
-    rounds = getattr(game_rounds(game_id), "label", "step").capitalize()
+    counted = game_rounds(game_id)
+    rounds = (counted.label if counted is not None else "step").capitalize()
     # Priority: the arrows and Home/End move through the game even where the game's screen
     # gives them to a widget (its hand list, its bid). One footer entry per pair, so that
     # every key of the viewer fits at 80 columns.
@@ -250,19 +250,3 @@ def show_replay(app: Any, screen: Screen, recorded: Replay) -> None:
     app.push_screen(screen)
     if recorded.notice:
         app.push_screen(ErrorDialog(recorded.notice, "A damaged save", error=False))
-
-
-class ReplayApp(GamenightApp):
-    """The app opened on a replay (`gamenight replay FILE`); Back leads to the menu."""
-
-    def __init__(self, recorded: Replay, config: Any = None) -> None:
-        super().__init__(start=None, config=config)
-        self.recorded = recorded
-
-    def _open_start(self) -> None:
-        try:
-            screen = replay_screen(self.recorded)
-        except LookupError as exc:
-            self.show_error(str(exc), "Cannot show this game")
-            return
-        show_replay(self, screen, self.recorded)

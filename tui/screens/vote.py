@@ -7,6 +7,7 @@ or None (closed without voting).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from textual.app import ComposeResult
@@ -14,6 +15,8 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
+
+from ..table import Table
 
 WHY = {"late": "did not play in time", "offline": "went offline", "proof": "was proven to cheat"}
 
@@ -54,10 +57,9 @@ class VoteDialog(ModalScreen[str | None]):
         self.dismiss(choice or None)
 
 
-def vote_offered(table: Any) -> bool:
+def vote_offered(table: Table | None) -> bool:
     """True when this terminal's table lets its player vote now (network tables only)."""
-    options = getattr(table, "vote_options", None)
-    return callable(options) and options() is not None
+    return table is not None and table.supports.vote and table.vote_options() is not None
 
 
 def ask_vote(screen: Any) -> None:
@@ -105,10 +107,11 @@ class LeaveDialog(ModalScreen[str | None]):
         self.dismiss(choice or None)
 
 
-def ask_leave(screen: Any, question: str) -> bool:
-    """On a running network game, ask with the handover choice; False if it does not apply."""
+def ask_leave(screen: Any, question: str, then: Callable[[], None]) -> bool:
+    """On a running network game, ask with the handover choice and run `then` once the player
+    leaves (after handing the seat over, if asked); False if the choice does not apply."""
     table = screen.table
-    if not callable(getattr(table, "hand_over", None)) or table.is_over() or not table.local_seats:
+    if not table.supports.hand_over or table.is_over() or not table.local_seats:
         return False
 
     def answer(choice: str | None) -> None:
@@ -119,7 +122,7 @@ def ask_leave(screen: Any, question: str) -> bool:
                 screen.show_message(str(exc), error=True)
                 return
         if choice:
-            screen.app.leave_table(table)
+            then()
 
     screen.app.push_screen(LeaveDialog(question), answer)
     return True

@@ -1,21 +1,31 @@
 """ChatPanel: the table's chat (signed, on the game's chat topic when networked).
 
-A game screen includes it when its table supports chat (`getattr(table, "supports_chat",
-False)`); it shows the table's "chat" events and sends a line with Enter. Escape hands the
-keyboard back to the board.
+A game screen includes it when its table supports chat (`table.supports.chat`); it shows
+the table's "chat" events, and a line typed with Enter goes up to the screen as a
+`ChatPanel.Said` message (the screen sends it to the table). Escape hands the keyboard back
+to the board.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.widgets import Input, RichLog
 
 from ..table import Table, TableEvent
 
 
 class ChatPanel(Vertical):
+    @dataclass
+    class Said(Message):
+        """The player typed a chat line (Enter)."""
+
+        text: str
+
     DEFAULT_CSS = """
     ChatPanel { height: 8; border-top: solid $primary-darken-2; }
     ChatPanel > RichLog { height: 1fr; scrollbar-size-vertical: 1; }
@@ -38,7 +48,7 @@ class ChatPanel(Vertical):
 
     def on_mount(self) -> None:
         log = self.query_one(RichLog)
-        for line in getattr(self.table, "chat_lines", [])[-50:]:
+        for line in self.table.chat_lines[-50:]:
             log.write(line)
         self.table.subscribe(self._on_event)
 
@@ -54,12 +64,12 @@ class ChatPanel(Vertical):
         self._focus_before = self.screen.focused  # where Escape hands the keyboard back
         self.query_one(Input).focus()
 
-    async def on_input_submitted(self, event: Input.Submitted) -> None:
+    def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
         text = event.value.strip()
         event.input.value = ""
         if text:
-            await self.table.chat(text)
+            self.post_message(self.Said(text))
 
     def action_leave_chat(self) -> None:
         before = self._focus_before

@@ -192,9 +192,8 @@ class SevenWondersScreen(CityPanels, HandPanel, GameScreen):
         line = f"waiting for: {', '.join(waiting)}"
         if picked:
             line += f" · picked: {', '.join(picked[:-1]) + ' and ' if len(picked) > 1 else ''}{picked[-1]}"
-        waiting_for = getattr(self.table, "waiting_for", None)  # network tables have a clock
-        if callable(waiting_for):
-            seconds = int(waiting_for()[1])
+        if self.table.supports.timed_waits:  # network tables have a clock
+            seconds = int(self.table.waiting_for()[1])
             line += f" · {seconds} s" if seconds >= 3 else ""
         return line
 
