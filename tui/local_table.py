@@ -49,7 +49,7 @@ from .savefile import (
     save_bytes,
     saves_dir,
 )
-from .table import Table, TableEvent
+from .table import Table, TableEvent, TableSupports
 
 __all__ = [
     "DamagedSave", "LocalTable", "SaveError", "Seating", "default_names", "has_saved_game", "last_save_path",
@@ -61,6 +61,8 @@ log = logging.getLogger(__name__)
 
 class LocalTable(Table):
     """The engine with local bots; humans at this terminal submit for `local_seats`."""
+
+    supports = TableSupports(rematch=True)
 
     def __init__(
         self,
@@ -133,6 +135,14 @@ class LocalTable(Table):
         table = cls(game, game_log, seating, bot_delay=bot_delay, save_path=path)
         table.save_all()
         return table
+
+    def rematch(self) -> LocalTable:
+        seating = self.seating
+        return LocalTable.new(
+            self.game.id, self.n_players, humans=len(seating.humans), options=self.game_log.options_dict(),
+            names=seating.names, bot_kind=seating.bot_kind, bot_delay=self.bot_delay, clock=seating.clock,
+            save=self.save_path is not None,
+        )
 
     @classmethod
     def load(cls, path: Path, *, bot_delay: float = 0.5) -> LocalTable:

@@ -81,6 +81,8 @@ class TableSupports:
     """Waits on other terminals are timed (`waiting_for`, `deadline_text`)."""
     actions: bool = True
     """Seats here may act (False: a replay, which only shows)."""
+    rematch: bool = False
+    """A new deal for the same players and options can start from the end (`rematch`)."""
 
 
 class Table(ABC):
@@ -167,6 +169,11 @@ class Table(ABC):
     def hand_over(self, bot: str = "best") -> None:
         """Leave for good, another terminal's bot playing this seat (ValueError if none can)."""
         raise ValueError("no other terminal can play this seat")
+
+    def rematch(self) -> Table:
+        """A new table: the same players in the same seats, the same options and clock, a new
+        deal (ValueError where there is none to start)."""
+        raise ValueError("this table cannot start a rematch")
 
     # ---- acting ------------------------------------------------------------------------
     @abstractmethod

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 
 from rich.text import Text
@@ -17,11 +18,14 @@ from ..results import category_label, table_rows, winners_line
 from ..table import Table
 from .vote import ask_vote, vote_offered
 
+log = logging.getLogger(__name__)
+
 
 class EndScreen(Screen[None]):
     BINDINGS = [
         Binding("m,escape", "menu", "Menu", show=True),
         Binding("b", "board", "Board", show=True),
+        Binding("r", "rematch", "Rematch", show=True),  # same players and options, a new deal
         Binding("ctrl+e", "vote", "Vote", show=True),  # the audit proved a seat cheated
         Binding("q", "app.quit", "Quit", show=True),
     ]
@@ -101,7 +105,22 @@ class EndScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "vote":
             return vote_offered(self.table)
+        if action == "rematch":
+            return self.table is not None and self.table.supports.rematch
         return True
+
+    def action_rematch(self) -> None:
+        """Deal again for the same table: this one closes (its save is complete), the new one opens."""
+        if self.table is None or not self.table.supports.rematch:
+            return
+        try:
+            table = self.table.rematch()
+        except Exception as exc:  # a save that cannot be written, say: one line, the end stays
+            log.exception("starting a rematch failed")
+            self.show_message(f"Cannot start a rematch: {exc}", error=True)
+            return
+        self.app.leave_table(self.table)
+        self.app.open_table(table)
 
     def action_vote(self) -> None:
         ask_vote(self)
