@@ -43,6 +43,7 @@ from .screens.new_game import GameSetup, start_table
 from .screens.vote import LeaveDialog
 from .table import Table
 from .terminal import TerminalWatch, on_signals, terminal_fd
+from .themes import THEMES
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,8 @@ class GamenightApp(App[int]):
         self._leaving = False
 
     def on_mount(self) -> None:
+        for theme in THEMES:
+            self.register_theme(theme)
         try:
             self.theme = self.config.ui.theme
         except Exception:

@@ -138,11 +138,11 @@ def _delay(value: Any) -> str | None:
 
 
 def _theme(value: Any) -> str | None:
-    from textual.theme import BUILTIN_THEMES
+    from .themes import theme_names
 
-    if value in BUILTIN_THEMES:
+    if value in theme_names():
         return None
-    return f"must be one of {', '.join(sorted(BUILTIN_THEMES))}"
+    return f"must be one of {', '.join(sorted(theme_names()))}"
 
 
 CHECKS: dict[tuple[str, str], Callable[[Any], str | None]] = {
@@ -244,7 +244,6 @@ def broker_settings(config: Config, broker: str, **overrides: Any) -> Any:
 
 # ---- the one key gamenight writes: the player's name (a door's first visit asks it) ----------
 _HEADER = re.compile(r"^\s*\[\s*([A-Za-z0-9_-]+)\s*\]\s*(#.*)?$")
-_NAME_KEY = re.compile(r"^\s*name\s*=")
 
 
 def saved_player_name(path: Path | None = None) -> str | None:
@@ -259,16 +258,22 @@ def saved_player_name(path: Path | None = None) -> str | None:
 
 
 def save_player_name(name: str, path: Path | None = None) -> None:
-    """Set [player] name in the user's config.toml, keeping every other key, comment and line.
+    """Set [player] name in the user's config.toml (see save_setting); ValueError for a name
+    that is not one (blank, too long, a control character)."""
+    save_setting("player", "name", name, path)
+
+
+def save_setting(section: str, key: str, value: str, path: Path | None = None) -> None:
+    """Set `[section] key` in the user's config.toml, keeping every other key, comment and line.
 
     The file is changed as text, read back, and written (atomically) only if it then holds
-    exactly what it held plus the name; otherwise ConfigError, and the file stays as it was.
-    ValueError for a name that is not one (blank, too long, a control character).
+    exactly what it held plus the setting; otherwise ConfigError, and the file stays as it was.
+    ValueError for a value the setting's check refuses.
     """
     path = user_config_path() if path is None else path
-    problem = _name(name)
+    problem = CHECKS[(section, key)](value)
     if problem:
-        raise ValueError(f"player.name {problem}, not {name!r}")
+        raise ValueError(f"{section}.{key} {problem}, not {value!r}")
     before = _read_toml(path)  # ConfigError for a file that does not read: never overwritten
     try:
         text = path.read_text(encoding="utf-8")
@@ -276,38 +281,39 @@ def save_player_name(name: str, path: Path | None = None) -> None:
         text = ""
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"{path}: cannot read it ({exc})") from None
-    player = before.get("player", {})
-    if not isinstance(player, dict):
-        raise ConfigError(f"{path}: player must be a [player] table")
-    changed = _with_name(text, name)
-    expected = {**before, "player": {**player, "name": name}}
+    table = before.get(section, {})
+    if not isinstance(table, dict):
+        raise ConfigError(f"{path}: {section} must be a [{section}] table")
+    changed = _with_setting(text, section, key, value)
+    expected = {**before, section: {**table, key: value}}
     try:
         after = tomllib.loads(changed)
     except tomllib.TOMLDecodeError:
         after = None
     if after != expected:
-        raise ConfigError(f"{path}: cannot set player.name in it safely; set it by hand")
+        raise ConfigError(f"{path}: cannot set {section}.{key} in it safely; set it by hand")
     path.parent.mkdir(parents=True, exist_ok=True)
     mode = path.stat().st_mode & 0o777 if path.exists() else 0o600  # it may hold a broker password
     atomic_write(path, changed.encode("utf-8"), mode=mode)
 
 
-def _with_name(text: str, name: str) -> str:
-    """`text` with its [player] name line replaced, or added to [player], or [player] added."""
-    line = f"name = {json.dumps(name, ensure_ascii=False)}"  # a JSON string is a TOML basic string
+def _with_setting(text: str, section: str, key: str, value: str) -> str:
+    """`text` with its [section] `key` line replaced, or added to [section], or [section] added."""
+    line = f"{key} = {json.dumps(value, ensure_ascii=False)}"  # a JSON string is a TOML basic string
+    key_line = re.compile(rf"^\s*{re.escape(key)}\s*=")
     lines = text.splitlines()
-    section, player_at = None, None
+    current, section_at = None, None
     for index, raw in enumerate(lines):
         header = _HEADER.match(raw)
         if header or raw.lstrip().startswith("["):
-            section = header.group(1) if header else None
-            if section == "player":
-                player_at = index
-        elif section == "player" and _NAME_KEY.match(raw):
+            current = header.group(1) if header else None
+            if current == section:
+                section_at = index
+        elif current == section and key_line.match(raw):
             lines[index] = line
             return "\n".join(lines) + "\n"
-    if player_at is not None:
-        lines.insert(player_at + 1, line)
+    if section_at is not None:
+        lines.insert(section_at + 1, line)
     else:
-        lines += ([""] if lines and lines[-1].strip() else []) + ["[player]", line]
+        lines += ([""] if lines and lines[-1].strip() else []) + [f"[{section}]", line]
     return "\n".join(lines) + "\n"

@@ -11,6 +11,7 @@ from textual.widgets import Footer, Static
 
 from engine.registry import game_ids, get_game
 
+from ..themes import CHOICES, theme_label
 from ..widgets import PickList, PickRow
 
 ENTRIES = (
@@ -20,6 +21,7 @@ ENTRIES = (
     ("rules", "r", "Rules and keys"),
     ("host", "h", "Host a network game"),
     ("join", "j", "Join a network game"),
+    ("theme", "v", "Theme"),
     ("quit", "q", "Quit"),
 )
 DOOR_ENTRY = ("tables", "t", "Tables on this server")  # first in the menu behind a door
@@ -35,6 +37,7 @@ class MenuScreen(Screen[None]):
         Binding("r", "go('rules')", "Rules", show=True),
         Binding("h", "go('host')", "Host", show=True),
         Binding("j", "go('join')", "Join", show=True),
+        Binding("v", "go('theme')", "Theme", show=False),  # the row shows (v) and the theme
         Binding("q", "go('quit')", "Quit", show=True),
     ]
 
@@ -62,11 +65,14 @@ class MenuScreen(Screen[None]):
         entries = ((DOOR_ENTRY,) if self.app.door is not None else ()) + ENTRIES
         menu = self.query_one("#menu-list", PickList)
         menu.set_rows([
-            PickRow(key, f"{label}  ({letter})")
+            PickRow(key, f"{self._label(key, label)}  ({letter})")
             for key, letter, label in entries
             if key != "resume" or self.can_continue
         ])
         self.refresh_bindings()
+
+    def _label(self, key: str, label: str) -> str:
+        return f"{label}: {theme_label(self.app.theme)}" if key == "theme" else label
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The Continue key shows in the footer only when there is a game to continue."""
@@ -98,8 +104,23 @@ class MenuScreen(Screen[None]):
             app.push_screen(ChooseGameScreen(), self._rules_for)
         elif what in ("host", "join") or (what == "tables" and app.door is not None):
             app.open_network_screen(what)
+        elif what == "theme":
+            self.next_theme()
         elif what == "quit":
             app.exit()
+
+    def next_theme(self) -> None:
+        """The next of the menu's themes, at once and kept in the config file for next time."""
+        from ..config import ConfigError, save_setting
+
+        current = self.app.theme
+        choice = CHOICES[(CHOICES.index(current) + 1) % len(CHOICES)] if current in CHOICES else CHOICES[0]
+        self.app.theme = choice
+        self.refresh_entries()
+        try:
+            save_setting("ui", "theme", choice)
+        except (ConfigError, OSError) as exc:
+            self.notify(f"Theme {theme_label(choice)} for now; not kept: {exc}", severity="warning")
 
     def _rules_for(self, game_id: str | None) -> None:
         if game_id:
