@@ -1,18 +1,14 @@
-"""The contract of net/mqtt.py's fast-path adapter over aiomqtt and paho internals.
+"""net/mqtt.py's two clients: paho driven on the loop (net/paho_client.py) and aiomqtt's.
 
-If an upgrade of aiomqtt or paho-mqtt removes or changes what the adapter uses, these fail
-(and the transport falls back to aiomqtt's public API, see FAST_PATH). Both paths must behave
-the same for a peer: every message once, in order, retained ones marked, handlers run in the
-context the transport was made in.
+Both must behave the same for a peer: every message once, in order, retained ones marked,
+handlers run in the context the transport was made in; the direct one writes at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
-import threading
 
-import paho.mqtt.client as paho
 import pytest
 
 from net import mqtt as adapter
@@ -21,24 +17,6 @@ from net.launch import BrokerSettings, connect
 
 pytestmark = pytest.mark.net
 WHO = contextvars.ContextVar("who", default="nobody")
-
-
-def test_the_pinned_libraries_have_everything_the_fast_path_uses() -> None:
-    assert adapter.fast_path_supported()
-    for name in adapter.AIOMQTT_PRIVATE:
-        assert callable(getattr(adapter.aiomqtt.Client, name))
-    for name in adapter.PAHO_PUBLIC:
-        assert callable(getattr(paho.Client, name))
-
-
-async def test_a_direct_client_finds_the_instance_internals_it_reads() -> None:
-    client = adapter._DirectClient("127.0.0.1", 1, on_message=lambda *_: None)
-    for name in adapter.AIOMQTT_INSTANCE:
-        assert hasattr(client, name)
-    assert isinstance(client._client, paho.Client)
-    lock = getattr(client._client, adapter.PAHO_INSTANCE[0])
-    assert isinstance(lock, type(threading.Lock()))
-    assert client._paho_lock is lock
 
 
 @pytest.mark.parametrize("fast", [True, False], ids=["fast path", "public API"])
@@ -84,7 +62,7 @@ async def test_on_the_fast_path_a_publish_leaves_at_once() -> None:
         transport = await connect(broker.url, BrokerSettings(broker=broker.url))
         try:
             assert transport.fast and transport.publish_now("t/x", b"now", qos=1)
-            assert not transport._client._client.want_write()  # written, not left for the loop
+            assert not transport._client.want_write()  # written, not left for the loop
         finally:
             await transport.stop()
 
