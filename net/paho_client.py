@@ -222,12 +222,12 @@ class PahoClient:
             self._sock = None
 
     def _on_register_write(self, client: Any, userdata: Any, sock: Any) -> None:
-        # paho asks while queueing; whoever queued flushes right after, and this check (one
-        # loop callback later) watches for writability only if something is still left
+        # paho asks while queueing. On the loop's thread whoever queued flushes right after
+        # (a request, or the read or keepalive check that paho was in), and `_write` watches
+        # for writability if the socket would not take everything; from the connect thread
+        # (the CONNECT packet) the loop is asked to look
         if threading.get_ident() != self._loop_thread:
             self._loop.call_soon_threadsafe(self._writer_if_needed)
-        else:
-            self._loop.call_soon(self._writer_if_needed)
 
     def _on_unregister_write(self, client: Any, userdata: Any, sock: Any) -> None:
         if sock.fileno() >= 0:
@@ -270,9 +270,12 @@ class PahoClient:
             self._lost(exc)
         finally:
             self._inside = False
+        self._writer_if_needed()  # what the socket would not take yet: when it is writable
 
     def _writer_if_needed(self) -> None:
         sock = self._sock
+        if self._disconnected.done():  # a broken socket would report writable forever
+            return
         if sock is not None and sock.fileno() >= 0 and self._paho.want_write():
             self._loop.add_writer(sock.fileno(), self._write)
 
