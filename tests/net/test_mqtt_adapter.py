@@ -77,3 +77,26 @@ async def test_on_the_public_api_publish_now_declines_and_publish_works() -> Non
             await transport.publish("t/x", b"later")
         finally:
             await transport.stop()
+
+
+async def test_a_handlers_publish_leaves_as_soon_as_the_read_that_called_it_returns() -> None:
+    """A peer answers inside its handler (a reveal, a PUBACK): no waiting for writability."""
+    async with EmbeddedBroker(port=0) as broker:
+        sender = await connect(broker.url, BrokerSettings(broker=broker.url))
+        answerer = await connect(broker.url, BrokerSettings(broker=broker.url))
+        left: list[bool] = []
+        done = asyncio.Event()
+
+        def answer(topic: str, payload: bytes, retained: bool) -> None:
+            assert answerer.publish_now("t/answer", payload)
+            # runs right after the read callback, before the loop polls the sockets again
+            asyncio.get_running_loop().call_soon(lambda: (left.append(answerer._client.want_write()), done.set()))
+
+        try:
+            await answerer.subscribe("t/ask", answer)
+            await sender.publish("t/ask", b"?")
+            await asyncio.wait_for(done.wait(), 10)
+        finally:
+            await answerer.stop()
+            await sender.stop()
+    assert left == [False]
