@@ -127,8 +127,11 @@ class PahoClient:
             raise MqttError("Operation timed out") from None
 
     def _lost(self, exc: BaseException) -> None:
+        """The socket broke under paho (a broken pipe, a TLS error): serve() ends with it."""
         if not self._disconnected.done():
-            self._disconnected.set_exception(exc)
+            error = exc if isinstance(exc, MqttError) else MqttError(f"Disconnected: {exc}")
+            error.__cause__ = None if error is exc else exc
+            self._disconnected.set_exception(error)
 
     # ---- requests ---------------------------------------------------------------------------
     async def subscribe(self, topic_filter: str, qos: int = 1) -> None:

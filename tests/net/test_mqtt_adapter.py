@@ -100,3 +100,27 @@ async def test_a_handlers_publish_leaves_as_soon_as_the_read_that_called_it_retu
             await answerer.stop()
             await sender.stop()
     assert left == [False]
+
+
+async def test_a_socket_that_breaks_under_paho_is_a_lost_connection_and_the_transport_reconnects() -> None:
+    """paho raising out of a read or write (a broken pipe, a TLS error) ends the connection as
+    an MqttError, which the transport's reconnect loop handles, not an error that kills it."""
+    async with EmbeddedBroker(port=0) as broker:
+        transport = await connect(broker.url, BrokerSettings(broker=broker.url))
+        got: list[bytes] = []
+        try:
+            await transport.subscribe("t/after", lambda t, p, r: got.append(p))
+            transport._client._lost(BrokenPipeError(32, "Broken pipe"))  # as _readable/_write do
+            for _ in range(100):
+                if transport.reconnects and transport.connected.is_set():
+                    break
+                await asyncio.sleep(0.05)
+            assert transport.reconnects == 1 and transport.connected.is_set()
+            await transport.publish("t/after", b"again")
+            for _ in range(100):
+                if got:
+                    break
+                await asyncio.sleep(0.02)
+            assert got == [b"again"]
+        finally:
+            await transport.stop()
