@@ -61,6 +61,7 @@ class PahoClient:
         self._acks: dict[int, asyncio.Future[None]] = {}  # mid -> SUBACK, UNSUBACK or PUBACK
         self._sock: Any = None
         self._inside = False  # paho's own code is running (a read, a write, a keepalive check)
+        self._closed = False  # let go of: a socket paho opens after that is closed at once
         self._misc: asyncio.Task[None] | None = None
         self._paho = self._make_paho(identifier, username, password, will, tls_context)
 
@@ -92,12 +93,15 @@ class PahoClient:
         except (OSError, mqtt.WebsocketConnectionError) as exc:  # ssl.SSLError is an OSError
             self._close_socket()
             raise MqttError(str(exc)) from None
+        except BaseException:  # cancelled (the transport stops): the thread may still connect
+            self._close_socket()
+            raise
         sock = self._paho.socket()
         for option in self._socket_options if isinstance(sock, socket.socket) else ():
             sock.setsockopt(*option)
         try:
             await self._wait(self._connected)
-        except MqttError:
+        except BaseException:  # refused, timed out or cancelled
             self._close_socket()
             raise
         return self
@@ -203,6 +207,9 @@ class PahoClient:
         self._context.run(self._deliver, message.topic, bytes(payload), bool(message.retain))
 
     def _on_socket_open(self, client: Any, userdata: Any, sock: Any) -> None:
+        if self._closed:  # the connect was given up while this thread was still at it
+            sock.close()
+            return
         self._sock = sock  # from the connect thread: the loop takes it from here
         self._loop.call_soon_threadsafe(self._watch, sock)
 
@@ -287,6 +294,9 @@ class PahoClient:
             self._inside = True
             try:
                 rc = self._paho.loop_misc()
+            except Exception as exc:
+                self._lost(exc)
+                return
             finally:
                 self._inside = False
             self._flush()  # a PINGREQ
@@ -297,6 +307,7 @@ class PahoClient:
     def _close_socket(self) -> None:
         """Let go of the socket whatever state paho left it in (a fresh client connects next)."""
         sock, self._sock = self._sock, None
+        self._closed = True
         if self._misc is not None:
             self._misc.cancel()
         # paho may still hold the socket and close it when collected, on any thread, maybe

@@ -124,3 +124,26 @@ async def test_a_socket_that_breaks_under_paho_is_a_lost_connection_and_the_tran
             assert got == [b"again"]
         finally:
             await transport.stop()
+
+
+async def test_giving_up_on_a_broker_that_never_answers_closes_the_connection() -> None:
+    """A listener that accepts and stays silent: start() gives up, and the socket goes too
+    (no connection left open, no keepalive pings from a client nobody holds)."""
+    closed = asyncio.Event()
+
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while await reader.read(1024):  # the CONNECT, then nothing until the client closes
+            pass
+        closed.set()
+        writer.close()
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        transport = adapter.MqttTransport(f"mqtt://127.0.0.1:{port}")
+        with pytest.raises(adapter.BrokerUnreachable):
+            await transport.start(timeout=0.5)
+        await asyncio.wait_for(closed.wait(), 5)
+    finally:
+        server.close()
+        await server.wait_closed()
