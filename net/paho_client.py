@@ -62,6 +62,7 @@ class PahoClient:
         self._sock: Any = None
         self._inside = False  # paho's own code is running (a read, a write, a keepalive check)
         self._closed = False  # let go of: a socket paho opens after that is closed at once
+        self._watching_writes = False  # the loop watches the socket for writability
         self._misc: asyncio.Task[None] | None = None
         self._paho = self._make_paho(identifier, username, password, will, tls_context)
 
@@ -226,6 +227,7 @@ class PahoClient:
         if fd >= 0:
             self._loop.remove_reader(fd)
             self._loop.remove_writer(fd)
+        self._watching_writes = False
         if self._misc is not None:
             self._misc.cancel()
         if sock is self._sock:
@@ -240,8 +242,13 @@ class PahoClient:
             self._loop.call_soon_threadsafe(self._writer_if_needed)
 
     def _on_unregister_write(self, client: Any, userdata: Any, sock: Any) -> None:
-        if sock.fileno() >= 0:
-            self._on_loop(self._loop.remove_writer, sock.fileno())
+        # after every write that empties paho's queue: nearly always nothing to undo
+        if self._watching_writes and sock.fileno() >= 0:
+            self._on_loop(self._stop_watching_writes, sock.fileno())
+
+    def _stop_watching_writes(self, fd: int) -> None:
+        self._watching_writes = False
+        self._loop.remove_writer(fd)
 
     def _on_loop(self, callback: Callable[..., Any], *args: Any) -> None:
         """Run now on the loop's thread, or soon from another (the connect thread)."""
@@ -287,6 +294,7 @@ class PahoClient:
         if self._disconnected.done():  # a broken socket would report writable forever
             return
         if sock is not None and sock.fileno() >= 0 and self._paho.want_write():
+            self._watching_writes = True
             self._loop.add_writer(sock.fileno(), self._write)
 
     async def _keepalive_checks(self) -> None:
@@ -318,6 +326,7 @@ class PahoClient:
             if sock.fileno() >= 0:
                 self._loop.remove_reader(sock.fileno())
                 self._loop.remove_writer(sock.fileno())
+            self._watching_writes = False
             try:
                 sock.close()
             except OSError:
