@@ -12,6 +12,8 @@ crosses two dozen times (every QoS 1 delivery costs a PUBACK):
 - outbound: a packet queued outside paho's own code (a publish from a coroutine or timer) is
   written at once; one queued while paho reads (a PUBACK, a handler's publish) is written as
   soon as that read returns, without waking the loop for a writer.
+A mosquitto round trip here: 0.17-0.18 ms this way, 0.42-0.63 ms through aiomqtt's client in
+the same runs (bench/net_latency.py prints both).
 
 Only paho's documented names are used; tests/net/test_library_api.py fails on any other.
 Errors are aiomqtt's public exception types, so the transport reads both clients alike.
