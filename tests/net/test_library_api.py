@@ -153,6 +153,9 @@ class _Module:
                 for target in targets:
                     for name in _target_names(target):
                         self._bind(scopes, name)
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    self._callbacks(target, node.value, scopes)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for arg in node.args.args + node.args.kwonlyargs:
                 if arg.annotation is not None and self._path(arg.annotation):
@@ -163,6 +166,22 @@ class _Module:
             for i, arg in enumerate(node.args):
                 if i < len(params) and self.is_library(arg, scopes):
                     self.bound.setdefault(callee, set()).add(params[i].arg)
+
+    def _callbacks(self, target: ast.AST, value: ast.AST, scopes: list[ast.AST]) -> None:
+        """`paho.on_message = self._on_message`: the library calls it with its own objects (the
+        client, the socket, the message), so every parameter but `self` holds one."""
+        if isinstance(target, ast.Tuple) and isinstance(value, ast.Tuple):
+            for one_target, one_value in zip(target.elts, value.elts, strict=False):
+                self._callbacks(one_target, one_value, scopes)
+            return
+        if not (isinstance(target, ast.Attribute) and target.attr.startswith("on_")
+                and self.is_library(target.value, scopes)):
+            return
+        name = value.attr if isinstance(value, ast.Attribute) else getattr(value, "id", None)
+        callback = self.functions.get(name) if name else None
+        if callback is not None:
+            params = callback.args.posonlyargs + callback.args.args + callback.args.kwonlyargs
+            self.bound.setdefault(callback, set()).update(a.arg for a in params if a.arg != "self")
 
     def violations(self) -> set[str]:
         for node in ast.walk(self.tree):
@@ -253,11 +272,14 @@ class Mine:
     def __init__(self):
         self._paho = make()
         self._own = 2
+        self._paho.on_socket_open, self._paho.on_log = self._opened, print
     def go(self, client: mqtt.Client):
         sock = self._paho.socket()
         return client._sock, self._own, hasattr(self._paho, "_out_packet"), sock._x
+    def _opened(self, client, userdata, sock):
+        return client._thread, sock.fileno(), self._own
 '''
-    assert private_reaches(paho) == {"_sock", "_out_packet", "_x"}
+    assert private_reaches(paho) == {"_sock", "_out_packet", "_x", "_thread"}
 
 
 def test_public_names_and_our_own_private_ones_pass() -> None:
