@@ -3,6 +3,7 @@
 For each broker (mosquitto when on PATH, and the embedded amqtt), in the same run:
   raw      one-way publish -> receive latency of a QoS 1 message between two connections,
            and the round trip (publish, echo back), with TCP_NODELAY as the client uses it;
+           then the same through aiomqtt's client (what GAMENIGHT_MQTT_FAST=0 selects);
   nagle    the same round trip with Nagle left on (what the client would suffer without
            TCP_NODELAY: the ~88 ms regression this benchmark exists to show);
   steps    median and p99 of a commit-reveal step (every seat commits, then reveals) with
@@ -43,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.core import Game, IllegalAction, Result, plain  # noqa: E402
 from net.identity import Identity  # noqa: E402
 from net.launch import BrokerSettings, connect, presence_will  # noqa: E402
-from net.mqtt import MqttTransport  # noqa: E402
+from net.mqtt import FAST_PATH, MqttTransport  # noqa: E402
 from net.session import host_game, join_game, new_gid  # noqa: E402
 from tests.net.brokers import HAVE_MOSQUITTO, running_broker  # noqa: E402
 
@@ -114,10 +115,13 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
 
 
-async def raw_latency(url: str, samples: int, nodelay: bool = True) -> tuple[float, float]:
-    """(median one-way ms, median round-trip ms) of QoS 1 messages between two connections."""
+async def raw_latency(url: str, samples: int, nodelay: bool = True, fast: bool = FAST_PATH) -> tuple[float, float]:
+    """(median one-way ms, median round-trip ms) of QoS 1 messages between two connections.
+
+    `fast`: the transport's own client (paho on the loop); False: aiomqtt's client."""
     a = MqttTransport(url, nodelay=nodelay)
     b = MqttTransport(url, nodelay=nodelay)
+    a.fast = b.fast = fast
     await a.start()
     await b.start()
     one_way: list[float] = []
@@ -268,6 +272,10 @@ async def main(rounds: int, counts: list[int]) -> None:
             _, rtt_nagle = await raw_latency(url, 20, nodelay=False)
             print(f"{kind:>9}: raw QoS1 one-way {one_way:.3f} ms, round trip {rtt:.3f} ms "
                   f"(Nagle on: round trip {rtt_nagle:.1f} ms)")
+            if FAST_PATH:  # the other client, in the same run: aiomqtt's (GAMENIGHT_MQTT_FAST=0)
+                one_way_a, rtt_a = await raw_latency(url, 200, fast=False)
+                print(f"{kind:>9}: raw QoS1 through aiomqtt's client: one-way {one_way_a:.3f} ms, "
+                      f"round trip {rtt_a:.3f} ms = {rtt_a / rtt:.2f}x the transport's")
             for n in counts:
                 floor = await exchange_floor(url, n, rounds * 3)
                 print(f"{kind:>9}: transport floor, {n} peers, one process (no signing, no protocol): median "

@@ -15,14 +15,19 @@ are never answered and its game waits forever (`selfplay --net` wedged 7 runs in
 from __future__ import annotations
 
 import asyncio
+import datetime
 import hashlib
+import ipaddress
 import logging
 import os
-import shutil
 import socket
 import ssl
-import subprocess
 from pathlib import Path
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import NameOID
 
 QUIET = ("amqtt", "transitions")
 PRUNE_EVERY = 10.0  # seconds between drops of subscription filters nobody holds
@@ -108,30 +113,51 @@ def cert_fingerprint(path: str | Path) -> str:
 
 
 def self_signed(directory: Path, host: str = "127.0.0.1") -> tuple[Path, Path]:
-    """(certificate, key) in `directory`, made once with the openssl CLI and kept.
+    """(certificate, key) in `directory`, made once and kept: an EC P-256 key and a
+    certificate for it, self-signed, valid ten years from now.
 
     Players trust it by its pin (the invite carries `cert_fingerprint`), not by a CA, so the
-    names in it matter little; it still names `host` so strict tools can check it.
+    names in it matter little; it still names `host` (and loopback) so strict tools can check
+    it. The key file is private to its owner from its first byte.
     """
     cert, key = directory / "broker.pem", directory / "broker.key"
     if cert.is_file() and key.is_file():
         return cert, key
-    openssl = shutil.which("openssl")
-    if openssl is None:
-        raise OSError("no openssl to make the broker a certificate: set [broker] cert_file and key_file")
     directory.mkdir(parents=True, exist_ok=True)
-    san = f"IP:{host}" if host.replace(".", "").isdigit() else f"DNS:{host}"
-    tmp_key = key.with_name("broker.key.tmp")
-    result = subprocess.run(
-        [openssl, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-         "-keyout", str(tmp_key), "-out", str(cert), "-days", "3650", "-subj", "/CN=gamenight broker",
-         "-addext", f"subjectAltName={san},IP:127.0.0.1,DNS:localhost"],
-        capture_output=True, text=True)
-    if result.returncode != 0:
-        raise OSError(f"openssl could not make the broker's certificate: {result.stderr.strip()[:200]}")
-    os.chmod(tmp_key, 0o600)
+    private = ec.generate_private_key(ec.SECP256R1())
+    tmp_key, tmp_cert = key.with_name("broker.key.tmp"), cert.with_name("broker.pem.tmp")
+    descriptor = os.open(tmp_key, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "wb") as out:
+        out.write(private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                        serialization.NoEncryption()))
+    os.chmod(tmp_key, 0o600)  # O_CREAT's mode does not apply to a leftover file
+    tmp_cert.write_bytes(_certificate(private, host).public_bytes(serialization.Encoding.PEM))
     os.replace(tmp_key, key)
+    os.replace(tmp_cert, cert)
     return cert, key
+
+
+def _certificate(private: ec.EllipticCurvePrivateKey, host: str) -> x509.Certificate:
+    """What `openssl req -x509` made before: CN "gamenight broker", a CA:TRUE self-signed
+    certificate (key identifiers included), SANs for `host`, 127.0.0.1 and localhost."""
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "gamenight broker")])
+    try:
+        first: x509.GeneralName = x509.IPAddress(ipaddress.ip_address(host))
+    except ValueError:
+        first = x509.DNSName(host)
+    loopback = [x509.IPAddress(ipaddress.ip_address("127.0.0.1")), x509.DNSName("localhost")]
+    names = [first] + [n for n in loopback if n != first]
+    public = private.public_key()
+    now = datetime.datetime.now(datetime.UTC)
+    return (x509.CertificateBuilder()
+            .subject_name(name).issuer_name(name).public_key(public)
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now).not_valid_after(now + datetime.timedelta(days=3650))
+            .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), critical=False)
+            .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(public), critical=False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .add_extension(x509.SubjectAlternativeName(names), critical=False)
+            .sign(private, hashes.SHA256()))
 
 
 class EmbeddedBroker:

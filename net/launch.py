@@ -120,7 +120,7 @@ def embedded_host(settings: BrokerSettings) -> str:
 
 def embedded_tls_files(settings: BrokerSettings) -> tuple[str | None, str | None]:
     """(certificate, key) an embedded broker serves TLS with: the configured pair, or with
-    --tls a self-signed one made once (openssl) and kept; (None, None) without TLS."""
+    --tls a self-signed one made once and kept; (None, None) without TLS."""
     cert, key = settings.cert_file or None, settings.key_file or None
     if settings.tls and not cert:
         made = self_signed(data_dir() / "tls", embedded_host(settings))

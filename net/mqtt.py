@@ -1,4 +1,5 @@
-"""The MQTT transport: the only module that imports aiomqtt.
+"""The MQTT transport: the only module that chooses a broker client (net/paho_client.py's
+paho on the loop, or aiomqtt's client).
 
 MQTT 3.1.1 only (the embedded amqtt speaks nothing else), TCP_NODELAY on the client socket
 (without it a QoS 1 round trip took ~88 ms here instead of ~0.9 ms: Nagle plus delayed ACKs),
@@ -8,21 +9,19 @@ and a reconnect loop with backoff because aiomqtt never reconnects by itself.
 from __future__ import annotations
 
 import asyncio
-import contextvars
 import logging
 import os
 import socket
 import ssl
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
 
 import aiomqtt
-import paho.mqtt.client as mqtt
 
 from .broker import der_fingerprint
+from .paho_client import PahoClient
 from .transport import Transport, Will
 
 log = logging.getLogger("gamenight.net")
@@ -112,26 +111,11 @@ def _hopeless(reason: str) -> bool:
     return "refused" in reason or "certificate" in reason or "ssl" in reason
 
 
-# ---- the fast-path adapter ----------------------------------------------------------------
-# Everything below up to MqttTransport is the only code that reaches into aiomqtt's and paho's
-# private names. Those names are checked at import (`fast_path_supported`), pinned in
-# pyproject.toml (aiomqtt 2.5.x, paho-mqtt 2.1-2.2) and held to a contract by
-# tests/net/test_mqtt_adapter.py; should a later version lack them, the transport falls back
-# to aiomqtt's public API (its message iterator and awaited publish), slower but the same.
-AIOMQTT_PRIVATE = ("_on_message", "_on_socket_register_write")  # methods overridden
-AIOMQTT_INSTANCE = ("_client", "_disconnected")  # attributes read: the paho client, a future
-PAHO_PUBLIC = ("publish", "loop_write", "want_write")
-PAHO_INSTANCE = ("_in_callback_mutex",)  # the lock paho holds while inside its callbacks
-
-
-def fast_path_supported() -> bool:
-    """Do the installed aiomqtt and paho have every name the fast path uses (class level)?"""
-    return (all(callable(getattr(aiomqtt.Client, name, None)) for name in AIOMQTT_PRIVATE)
-            and all(callable(getattr(mqtt.Client, name, None)) for name in PAHO_PUBLIC))
-
-
-FAST_PATH = fast_path_supported() and os.environ.get("GAMENIGHT_MQTT_FAST", "1") != "0"
-"""False: aiomqtt's public API only (GAMENIGHT_MQTT_FAST=0 forces it, e.g. to compare)."""
+# ---- the two clients ----------------------------------------------------------------------
+# Both through their libraries' public API only (tests/net/test_library_api.py checks it).
+FAST_PATH = os.environ.get("GAMENIGHT_MQTT_FAST", "1") != "0"
+"""True: paho driven on the loop directly (net/paho_client.py); False: aiomqtt's client, its
+message iterator and awaited publishes (GAMENIGHT_MQTT_FAST=0 forces it, e.g. to compare)."""
 
 
 class _PlainClient(aiomqtt.Client):
@@ -141,57 +125,15 @@ class _PlainClient(aiomqtt.Client):
 
     def __init__(self, *args: Any, on_message: Callable[[str, bytes, bool], None], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.pending_calls_threshold = 10_000  # a shared connection has many in flight
+
+    async def serve(self, deliver: Callable[[aiomqtt.Message], None]) -> None:
+        """Hand each message to `deliver` until the connection ends."""
+        async for message in self.messages:
+            deliver(message)
 
     def publish_nowait(self, topic: str, payload: bytes, qos: int, retain: bool) -> bool:
         return False
-
-
-class _DirectClient(aiomqtt.Client):
-    """aiomqtt's client with two shortcuts on the per-packet path.
-
-    - Inbound: a message goes straight to `on_message` (our topic dispatch) from paho's read
-      callback, instead of through aiomqtt's queue and iterator (a task and two futures per
-      message). The iterator is still awaited by the transport: it ends on disconnection.
-    - Outbound: a packet paho queues on the event loop's own thread is written at once, when
-      paho is not inside one of its callbacks (its own rule for writing directly), instead of
-      waking the loop through `call_soon_threadsafe` to register a writer, waiting a loop
-      iteration for writability and unregistering it again. Every QoS 1 delivery costs a PUBACK,
-      so a commit-reveal step among three peers writes two dozen packets.
-    Together they took a mosquitto round trip here from 0.62 to 0.27 ms (bench/net_latency.py).
-    """
-
-    direct = True
-
-    def __init__(self, *args: Any, on_message: Callable[[str, bytes, bool], None], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._deliver = on_message
-        self._loop_thread = threading.get_ident()
-        # paho's read callback was registered from aiomqtt's connect thread, so it runs in an
-        # empty context; handlers get the creator's (e.g. Textual's active app), as a task would
-        self._context = contextvars.copy_context()
-        self._paho_lock = getattr(self._client, "_in_callback_mutex", None)
-
-    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
-        payload = message.payload if isinstance(message.payload, (bytes, bytearray)) else b""
-        self._context.run(self._deliver, message.topic, bytes(payload), bool(message.retain))
-
-    def publish_nowait(self, topic: str, payload: bytes, qos: int, retain: bool) -> bool:
-        """paho's own publish: queued (and, outside paho's callbacks, written) at once."""
-        return self._client.publish(topic, payload, qos, retain).rc == mqtt.MQTT_ERR_SUCCESS
-
-    def _on_socket_register_write(self, client: Any, userdata: Any, sock: Any) -> None:
-        lock = self._paho_lock
-        if lock is not None and threading.get_ident() == self._loop_thread and lock.acquire(False):
-            lock.release()
-            try:
-                client.loop_write()  # unregisters the write interest itself when all is sent
-            except Exception as exc:  # a broken pipe: the connection is gone
-                if not self._disconnected.done():
-                    self._disconnected.set_exception(exc)
-                return
-            if not client.want_write():
-                return
-        super()._on_socket_register_write(client, userdata, sock)
 
 
 class MqttTransport(Transport):
@@ -225,7 +167,7 @@ class MqttTransport(Transport):
         # host's self-signed one, pinned through the invite), whatever CA or name it has
         self.fingerprint = normal_pin(fingerprint) if fingerprint else None
         self._tls_context: ssl.SSLContext | None = None
-        self._client: _DirectClient | _PlainClient | None = None
+        self._client: PahoClient | _PlainClient | None = None
         self.fast = FAST_PATH
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
@@ -282,11 +224,17 @@ class MqttTransport(Transport):
         self._task = None
         self.connected.clear()
 
-    def _make_client(self) -> _DirectClient | _PlainClient:
+    def _make_client(self) -> PahoClient | _PlainClient:
+        if self.fast:
+            return PahoClient(self.address.host, self.address.port, on_message=self._dispatch,
+                              identifier=self.client_id, keepalive=self.keepalive,
+                              username=self.username, password=self.password, will=self.will,
+                              tls_context=self._client_tls(),
+                              socket_options=[NODELAY] if self.nodelay else [])
         will = None
         if self.will is not None:
             will = aiomqtt.Will(self.will.topic, self.will.payload, qos=self.will.qos, retain=self.will.retain)
-        return (_DirectClient if self.fast else _PlainClient)(
+        return _PlainClient(
             self.address.host,
             self.address.port,
             username=self.username,
@@ -312,7 +260,6 @@ class MqttTransport(Transport):
         while not self._stopping:
             try:
                 client = self._make_client()
-                client.pending_calls_threshold = 10_000  # a shared connection has many in flight
                 async with client:
                     self._client = client
                     for topic_filter in dict.fromkeys(f for f, _ in self._handlers):
@@ -322,9 +269,7 @@ class MqttTransport(Transport):
                     if self.connected.is_set():
                         self.connected.clear()
                     self._connected_now()
-                    async for message in client.messages:  # ends on disconnect
-                        if not client.direct:  # the direct client delivered it already
-                            self._deliver_message(message)
+                    await client.serve(self._deliver_message)  # until disconnected
             except aiomqtt.MqttError as exc:
                 self._failure = exc
                 if not self._ever_connected and (_hopeless(str(exc)) or _refusal(exc)):

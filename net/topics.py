@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from aiomqtt import Topic  # a value type only; net/mqtt.py alone uses aiomqtt's client
+
 DEFAULT_PREFIX = "gamenight/v1"
 
 
@@ -47,14 +49,20 @@ def lobby_filter(prefix: str = DEFAULT_PREFIX) -> str:
 
 
 def topic_matches(topic_filter: str, topic: str) -> bool:
-    """MQTT 3.1.1 matching: '+' one level, '#' the rest (including the parent level)."""
-    fparts = topic_filter.split("/")
-    tparts = topic.split("/")
-    for i, part in enumerate(fparts):
-        if part == "#":
-            return True
-        if i >= len(tparts):
-            return False
-        if part != "+" and part != tparts[i]:
-            return False
-    return len(fparts) == len(tparts)
+    """MQTT matching as aiomqtt's `Topic.matches` does it: '+' one level, '#' the rest
+    (including the parent level: "a/#" matches "a"); like a plain '+' or '#' filter here, it
+    does not set `$SYS` topics apart. A malformed topic or filter matches nothing."""
+    try:
+        return Topic(topic).matches(topic_filter)
+    except ValueError:  # a wildcard in the topic, an empty one, '#' not last in the filter
+        return False
+
+
+def literal_head(topic_filter: str) -> str:
+    """The levels of a filter before its first wildcard ("a/b" for "a/b/+/c", "" for "+/x"):
+    only a topic under that head can match, so a transport looks filters up by it."""
+    levels = topic_filter.split("/")
+    for i, level in enumerate(levels):
+        if level in ("+", "#"):
+            return "/".join(levels[:i])
+    return topic_filter

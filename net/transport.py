@@ -14,7 +14,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .topics import topic_matches
+from .topics import literal_head, topic_matches
 
 log = logging.getLogger("gamenight.net")
 
@@ -40,7 +40,7 @@ class Transport(ABC):
         # an index so a connection shared by hundreds of peers finds a topic's handlers fast
         self._exact: dict[str, list[Handler]] = {}
         self._subtree: dict[str, list[Handler]] = {}  # "a/b/#" under "a/b"
-        self._other: list[tuple[str, Handler]] = []
+        self._wild: dict[str, list[tuple[str, Handler]]] = {}  # others, under their literal head
         self._connect_callbacks: list[Callable[[], None]] = []
         self._unsubscribing: set[asyncio.Task[None]] = set()
         self.connected = asyncio.Event()
@@ -89,7 +89,10 @@ class Transport(ABC):
                 table[key] = [h for h in table[key] if h != handler]
                 if not table[key]:
                     del table[key]
-        self._other = [(f, h) for f, h in self._other if h != handler]
+        for key in [k for k, fhs in self._wild.items() if any(h == handler for _, h in fhs)]:
+            self._wild[key] = [(f, h) for f, h in self._wild[key] if h != handler]
+            if not self._wild[key]:
+                del self._wild[key]
         if unwanted and self.connected.is_set():
             loop = asyncio.get_running_loop()
             for topic_filter in sorted(unwanted):
@@ -112,15 +115,20 @@ class Transport(ABC):
         elif last == "#" and head and "+" not in head and "#" not in head:
             self._subtree.setdefault(head, []).append(handler)
         else:
-            self._other.append((topic_filter, handler))
+            self._wild.setdefault(literal_head(topic_filter), []).append((topic_filter, handler))
 
     def _handlers_for(self, topic: str) -> list[Handler]:
         found = list(self._exact.get(topic, ()))
-        if self._subtree:
+        if self._subtree or self._wild:
+            # only the filters under one of the topic's heads are matched (a relay's shared
+            # connection holds a presence filter per game: each message meets about one)
+            candidates = list(self._wild.get("", ()))
             parts = topic.split("/")
             for i in range(1, len(parts) + 1):
-                found.extend(self._subtree.get("/".join(parts[:i]), ()))
-        found.extend(h for f, h in self._other if topic_matches(f, topic))
+                head = "/".join(parts[:i])
+                found.extend(self._subtree.get(head, ()))
+                candidates.extend(self._wild.get(head, ()))
+            found.extend(h for f, h in candidates if topic_matches(f, topic))
         return found
 
     @abstractmethod

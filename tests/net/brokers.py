@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import datetime
+import ipaddress
 import shutil
 import subprocess
 import tempfile
 import threading
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 from net.broker import EmbeddedBroker, free_port
 
@@ -18,49 +25,72 @@ MOSQUITTO = shutil.which("mosquitto") or shutil.which("mosquitto", path="/usr/sb
 HAVE_MOSQUITTO = MOSQUITTO is not None
 
 
-OPENSSL = shutil.which("openssl")
+def _name(text: str) -> x509.Name:
+    return x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, text)])
 
 
 def make_test_ca(directory: Path) -> dict[str, Path]:
-    """A throwaway CA and a certificate for 127.0.0.1 signed by it, made with the openssl CLI.
+    """A throwaway CA and a certificate for 127.0.0.1 signed by it (the cryptography package).
 
     Returns the paths of "ca" (the CA certificate a client trusts), "cert" and "key" (the
     broker's). Extensions as strict verifiers want them (CA constraints, key usage, SAN IP).
     """
-    ca, ca_key = directory / "ca.pem", directory / "ca.key"
-    cert, key, csr = directory / "server.pem", directory / "server.key", directory / "server.csr"
-    ext = directory / "server.ext"
-    ext.write_text("subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n"
-                   "keyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n"
-                   "subjectKeyIdentifier=hash\nauthorityKeyIdentifier=keyid,issuer\n")
-    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    ca_key, key = ec.generate_private_key(ec.SECP256R1()), ec.generate_private_key(ec.SECP256R1())
+    now = datetime.datetime.now(datetime.UTC)
+    valid = (now - datetime.timedelta(minutes=5), now + datetime.timedelta(days=2))
 
-    def run(*args: str) -> None:
-        subprocess.run([OPENSSL, *args], check=True, capture_output=True)
+    def builder(subject: str, public: ec.EllipticCurvePublicKey) -> x509.CertificateBuilder:
+        return (x509.CertificateBuilder().subject_name(_name(subject)).issuer_name(_name("gamenight test CA"))
+                .public_key(public).serial_number(x509.random_serial_number())
+                .not_valid_before(valid[0]).not_valid_after(valid[1])
+                .add_extension(x509.SubjectKeyIdentifier.from_public_key(public), critical=False))
 
-    run("req", "-x509", *ec, "-keyout", str(ca_key), "-out", str(ca), "-days", "2",
-        "-subj", "/CN=gamenight test CA", "-addext", "basicConstraints=critical,CA:TRUE",
-        "-addext", "keyUsage=critical,keyCertSign,cRLSign")
-    run("req", *ec, "-keyout", str(key), "-out", str(csr), "-subj", "/CN=127.0.0.1")
-    run("x509", "-req", "-in", str(csr), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial",
-        "-out", str(cert), "-days", "2", "-extfile", str(ext))
-    for path in (directory, cert, key, ca):  # mosquitto started as root reads them as its own user
+    ca_cert = (builder("gamenight test CA", ca_key.public_key())
+               .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+               .add_extension(x509.KeyUsage(False, False, False, False, False, True, True, False, False),
+                              critical=True)
+               .sign(ca_key, hashes.SHA256()))
+    server = (builder("127.0.0.1", key.public_key())
+              .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                             critical=False)
+              .add_extension(x509.BasicConstraints(ca=False, path_length=None), critical=False)
+              .add_extension(x509.KeyUsage(True, False, True, False, False, False, False, False, False),
+                             critical=True)
+              .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH]), critical=False)
+              .add_extension(x509.AuthorityKeyIdentifier.from_issuer_public_key(ca_key.public_key()),
+                             critical=False)
+              .sign(ca_key, hashes.SHA256()))
+    paths = {"ca": directory / "ca.pem", "cert": directory / "server.pem", "key": directory / "server.key"}
+    paths["ca"].write_bytes(ca_cert.public_bytes(serialization.Encoding.PEM))
+    paths["cert"].write_bytes(server.public_bytes(serialization.Encoding.PEM))
+    paths["key"].write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                               serialization.NoEncryption()))
+    for path in (directory, *paths.values()):  # mosquitto started as root reads them as its own user
         path.chmod(0o755 if path.is_dir() else 0o644)
-    return {"ca": ca, "cert": cert, "key": key}
+    return paths
 
 
 class Mosquitto:
     """`mosquitto -c <tmp conf>` on 127.0.0.1 and a free port; restartable on the same port.
 
     With `tls=True` the listener speaks only TLS, with a certificate from `make_test_ca`
-    (`self.tls["ca"]` is the CA file a client needs).
+    (`self.tls["ca"]` is the CA file a client needs); with `certificate` (cert, key) it serves
+    that pair instead (a self-signed one is then its own CA file).
     """
 
-    def __init__(self, port: int | None = None, tls: bool = False) -> None:
+    def __init__(self, port: int | None = None, tls: bool = False,
+                 certificate: tuple[Path, Path] | None = None) -> None:
         self.port = port or free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="gn-mosq-"))
         self.proc: subprocess.Popen | None = None
         self.tls = make_test_ca(self.dir) if tls else None
+        if certificate is not None:  # a self-signed pair (net.broker.self_signed): its own CA
+            cert, key = (self.dir / "server.pem", self.dir / "server.key")
+            cert.write_bytes(certificate[0].read_bytes())
+            key.write_bytes(certificate[1].read_bytes())
+            for path in (self.dir, cert, key):  # mosquitto as root reads them as its own user
+                path.chmod(0o755 if path.is_dir() else 0o644)
+            self.tls = {"ca": cert, "cert": cert, "key": key}
 
     @property
     def url(self) -> str:

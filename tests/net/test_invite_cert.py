@@ -23,14 +23,13 @@ from net.lockstep.admission import FINGERPRINT_BYTES, SECRET_BYTES, TablePin, ho
 from net.paths import data_dir
 from tui.cli import main
 
-from .brokers import OPENSSL, broker_on_thread
+from .brokers import broker_on_thread
 
 ROOT = Path(__file__).resolve().parents[2]
 GID = "money-1a2b3c4d"
 PIN = TablePin(bytes(range(FINGERPRINT_BYTES)), bytes(range(10, 10 + SECRET_BYTES)))
 CERT = "c0ffee" * 10 + "abcd"  # 64 hex digits, as net.broker.cert_fingerprint gives them
 ACCESS = ("USERNAME", "PASSWORD", "CA", "FINGERPRINT")
-needs_openssl = pytest.mark.skipif(not OPENSSL, reason="needs the openssl CLI")
 
 
 @pytest.fixture(autouse=True)
@@ -130,7 +129,6 @@ def tls_broker(tmp_path):
 
 
 @pytest.mark.net
-@needs_openssl
 def test_a_friend_with_no_fingerprint_configured_joins_a_tls_table_with_the_code_alone(tmp_path, monkeypatch) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("GAMENIGHT_BROKER_")}
     host_home, friend_home = tmp_path / "host", tmp_path / "friend"
@@ -161,7 +159,6 @@ def test_a_friend_with_no_fingerprint_configured_joins_a_tls_table_with_the_code
 
 
 @pytest.mark.net
-@needs_openssl
 def test_a_code_whose_certificate_pin_is_not_the_brokers_is_refused_in_one_line(tls_broker, capsys) -> None:
     code = make_invite(tls_broker.url, GID, PIN, "ab" * 32)
     for command in ("join", "watch"):
@@ -173,7 +170,6 @@ def test_a_code_whose_certificate_pin_is_not_the_brokers_is_refused_in_one_line(
 
 
 @pytest.mark.net
-@needs_openssl
 async def test_the_printed_code_is_the_host_screens_and_a_joiner_needs_nothing_else(tmp_path, monkeypatch) -> None:
     """`gamenight host --tls` prints the code before its TUI starts the broker: the same code
     the Host screen shows then. A joiner whose settings pin another certificate (its usual

@@ -1,18 +1,14 @@
-"""The contract of net/mqtt.py's fast-path adapter over aiomqtt and paho internals.
+"""net/mqtt.py's two clients: paho driven on the loop (net/paho_client.py) and aiomqtt's.
 
-If an upgrade of aiomqtt or paho-mqtt removes or changes what the adapter uses, these fail
-(and the transport falls back to aiomqtt's public API, see FAST_PATH). Both paths must behave
-the same for a peer: every message once, in order, retained ones marked, handlers run in the
-context the transport was made in.
+Both must behave the same for a peer: every message once, in order, retained ones marked,
+handlers run in the context the transport was made in; the direct one writes at once.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
-import threading
 
-import paho.mqtt.client as paho
 import pytest
 
 from net import mqtt as adapter
@@ -21,24 +17,6 @@ from net.launch import BrokerSettings, connect
 
 pytestmark = pytest.mark.net
 WHO = contextvars.ContextVar("who", default="nobody")
-
-
-def test_the_pinned_libraries_have_everything_the_fast_path_uses() -> None:
-    assert adapter.fast_path_supported()
-    for name in adapter.AIOMQTT_PRIVATE:
-        assert callable(getattr(adapter.aiomqtt.Client, name))
-    for name in adapter.PAHO_PUBLIC:
-        assert callable(getattr(paho.Client, name))
-
-
-async def test_a_direct_client_finds_the_instance_internals_it_reads() -> None:
-    client = adapter._DirectClient("127.0.0.1", 1, on_message=lambda *_: None)
-    for name in adapter.AIOMQTT_INSTANCE:
-        assert hasattr(client, name)
-    assert isinstance(client._client, paho.Client)
-    lock = getattr(client._client, adapter.PAHO_INSTANCE[0])
-    assert isinstance(lock, type(threading.Lock()))
-    assert client._paho_lock is lock
 
 
 @pytest.mark.parametrize("fast", [True, False], ids=["fast path", "public API"])
@@ -84,7 +62,7 @@ async def test_on_the_fast_path_a_publish_leaves_at_once() -> None:
         transport = await connect(broker.url, BrokerSettings(broker=broker.url))
         try:
             assert transport.fast and transport.publish_now("t/x", b"now", qos=1)
-            assert not transport._client._client.want_write()  # written, not left for the loop
+            assert not transport._client.want_write()  # written, not left for the loop
         finally:
             await transport.stop()
 
@@ -99,3 +77,73 @@ async def test_on_the_public_api_publish_now_declines_and_publish_works() -> Non
             await transport.publish("t/x", b"later")
         finally:
             await transport.stop()
+
+
+async def test_a_handlers_publish_leaves_as_soon_as_the_read_that_called_it_returns() -> None:
+    """A peer answers inside its handler (a reveal, a PUBACK): no waiting for writability."""
+    async with EmbeddedBroker(port=0) as broker:
+        sender = await connect(broker.url, BrokerSettings(broker=broker.url))
+        answerer = await connect(broker.url, BrokerSettings(broker=broker.url))
+        left: list[bool] = []
+        done = asyncio.Event()
+
+        def answer(topic: str, payload: bytes, retained: bool) -> None:
+            assert answerer.publish_now("t/answer", payload)
+            # runs right after the read callback, before the loop polls the sockets again
+            asyncio.get_running_loop().call_soon(lambda: (left.append(answerer._client.want_write()), done.set()))
+
+        try:
+            await answerer.subscribe("t/ask", answer)
+            await sender.publish("t/ask", b"?")
+            await asyncio.wait_for(done.wait(), 10)
+        finally:
+            await answerer.stop()
+            await sender.stop()
+    assert left == [False]
+
+
+async def test_a_socket_that_breaks_under_paho_is_a_lost_connection_and_the_transport_reconnects() -> None:
+    """paho raising out of a read or write (a broken pipe, a TLS error) ends the connection as
+    an MqttError, which the transport's reconnect loop handles, not an error that kills it."""
+    async with EmbeddedBroker(port=0) as broker:
+        transport = await connect(broker.url, BrokerSettings(broker=broker.url))
+        got: list[bytes] = []
+        try:
+            await transport.subscribe("t/after", lambda t, p, r: got.append(p))
+            transport._client._lost(BrokenPipeError(32, "Broken pipe"))  # as _readable/_write do
+            for _ in range(100):
+                if transport.reconnects and transport.connected.is_set():
+                    break
+                await asyncio.sleep(0.05)
+            assert transport.reconnects == 1 and transport.connected.is_set()
+            await transport.publish("t/after", b"again")
+            for _ in range(100):
+                if got:
+                    break
+                await asyncio.sleep(0.02)
+            assert got == [b"again"]
+        finally:
+            await transport.stop()
+
+
+async def test_giving_up_on_a_broker_that_never_answers_closes_the_connection() -> None:
+    """A listener that accepts and stays silent: start() gives up, and the socket goes too
+    (no connection left open, no keepalive pings from a client nobody holds)."""
+    closed = asyncio.Event()
+
+    async def silent(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        while await reader.read(1024):  # the CONNECT, then nothing until the client closes
+            pass
+        closed.set()
+        writer.close()
+
+    server = await asyncio.start_server(silent, "127.0.0.1", 0)
+    port = server.sockets[0].getsockname()[1]
+    try:
+        transport = adapter.MqttTransport(f"mqtt://127.0.0.1:{port}")
+        with pytest.raises(adapter.BrokerUnreachable):
+            await transport.start(timeout=0.5)
+        await asyncio.wait_for(closed.wait(), 5)
+    finally:
+        server.close()
+        await server.wait_closed()

@@ -9,7 +9,6 @@ asks for a login and TLS. Both players of each table see the deal verified at th
 from __future__ import annotations
 
 import re
-import shutil
 
 import pytest
 
@@ -64,7 +63,6 @@ def test_a_table_open_to_this_server_is_picked_from_the_list_and_both_see_the_de
         assert "Traceback" not in relay.visitor_log(key)
 
 
-@pytest.mark.skipif(shutil.which("openssl") is None, reason="the relay's TLS certificate is made with openssl")
 def test_an_invite_code_made_inside_the_door_lets_a_player_from_outside_join(tmp_path):
     """The code names the relay's broker (its address as any client reaches it) and carries its
     certificate's pin; the visitor's app logs in and pins the certificate as the relay does, and

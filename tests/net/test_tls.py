@@ -15,13 +15,15 @@ from pathlib import Path
 
 import pytest
 
+from net.broker import cert_fingerprint, self_signed
+from net.mqtt import MqttTransport
 from tui.cli import main
 
-from .brokers import HAVE_MOSQUITTO, OPENSSL, Mosquitto
+from .brokers import HAVE_MOSQUITTO, Mosquitto
 
 pytestmark = [
     pytest.mark.net,
-    pytest.mark.skipif(not (HAVE_MOSQUITTO and OPENSSL), reason="needs mosquitto and openssl"),
+    pytest.mark.skipif(not HAVE_MOSQUITTO, reason="needs mosquitto"),
 ]
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -71,3 +73,25 @@ def test_a_ca_file_that_does_not_exist_is_named(tls_broker, capsys, monkeypatch,
     assert main(["join", f"{tls_broker.url}/money-00000000/owdx-xna5-he5v-7ocf-aeaq-caib-aeaq-caib", "--headless"]) == 2
     err = capsys.readouterr().err
     assert "broker.ca_file" in err and str(missing) in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("trust", ["pin", "ca_file"])
+async def test_the_self_signed_certificate_serves_mosquitto_and_its_clients(tmp_path, trust) -> None:
+    """The pair `--tls` makes (net.broker.self_signed) on a real mosquitto: a client pinning it
+    and one trusting it as a CA file (which checks the name 127.0.0.1 too) both play."""
+    cert, key = self_signed(tmp_path / "tls")
+    mosq = Mosquitto(certificate=(cert, key))
+    await mosq.start()
+    pinned = {"fingerprint": cert_fingerprint(cert)} if trust == "pin" else {"ca_file": str(cert)}
+    a, b = MqttTransport(mosq.url, **pinned), MqttTransport(mosq.url, **pinned)
+    got: asyncio.Queue[bytes] = asyncio.Queue()
+    try:
+        await a.start()
+        await b.start()
+        await b.subscribe("t/tls", lambda topic, payload, retained: got.put_nowait(payload))
+        await a.publish("t/tls", b"over mqtts", retain=True)
+        assert await asyncio.wait_for(got.get(), 10) == b"over mqtts"
+    finally:
+        await a.stop()
+        await b.stop()
+        await mosq.stop()
