@@ -1,9 +1,10 @@
 """Table clocks: off, a limit per move, or a time bank with an increment per move (Fischer).
 
 A clock belongs to the terminal that plays the seat: when a seat played here runs out of time,
-this terminal plays that turn for it (its heuristic bot) and says so, then waits for the
-player again; a run-out in a later turn before any key is pressed makes the seat away (a
-network table tells the others, who may vote as for a leaver). Clocks of seats played elsewhere are only shown, never acted on: no terminal's clock
+this terminal plays that move for it (its heuristic bot) and says so, then waits for the
+player again; a run-out in a later move before any key is pressed makes the seat away (a
+network table tells the others, who may vote as for a leaver). Clocks of seats played
+elsewhere are only shown, never acted on: no terminal's clock
 decides for another terminal's seat.
 """
 
@@ -121,8 +122,8 @@ class SeatClocks:
             self.running[seat] = now
 
     def grant(self, seat: Seat, seconds: float) -> None:
-        """A bank clock holds at least `seconds` once this seat's turn ends (a move clock
-        starts every turn full anyway)."""
+        """A bank clock holds at least `seconds` once this seat's move ends (a move clock
+        starts every move full anyway)."""
         self._granted[seat] = seconds
 
     def restart(self, seat: Seat, grace: float) -> None:

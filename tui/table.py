@@ -23,8 +23,8 @@ from .clock import ClockSpec, SeatClocks, clock_text
 
 log = logging.getLogger(__name__)
 RUN_OUT_GRACE = 30.0
-"""Seconds a bank clock holds at least after the bot played a turn for its seat: a spent bank
-(no increment) would otherwise make the very next turn a second run-out."""
+"""Seconds a bank clock holds at least after the bot played a move for its seat: a spent bank
+(no increment) would otherwise make the very next move a second run-out."""
 CLOCK_POLL = 0.2
 """Seconds between two looks at the clocks of the seats played here."""
 

@@ -126,6 +126,28 @@ async def test_the_host_screen_shows_who_sits_and_removes_a_player(tmp_path, mon
             await table.close()
 
 
+async def _host_two_seats(pilot, app, monkeypatch, home) -> HostScreen:
+    """From the menu: Host, 2 players and no bots on the embedded broker, with `home` as the
+    data folder; the Host screen once its invite code is made."""
+    monkeypatch.setenv("GAMENIGHT_HOME", str(home))
+    await pilot.press("h")
+    await _wait(pilot, lambda: isinstance(app.screen, HostScreen), what="host screen")
+    await pilot.press("down", "left", "left", "down", "right")  # 2 players, no bots
+    app.screen.query_one("#host-broker", Input).focus()
+    await pilot.press("enter")
+    host_screen = app.screen
+    await _wait(pilot, lambda: host_screen.table is not None and bool(host_screen.table.invite), what="the code")
+    return host_screen
+
+
+async def _open_join(pilot, app, monkeypatch, home) -> JoinScreen:
+    """From the menu: Join, with `home` as the data folder."""
+    monkeypatch.setenv("GAMENIGHT_HOME", str(home))
+    await pilot.press("j")
+    await _wait(pilot, lambda: isinstance(app.screen, JoinScreen), what="join screen")
+    return app.screen
+
+
 def _other_letter(code: str, index: int) -> str:
     """`code` with its letter at `index` replaced by another letter of the code's alphabet."""
     letter = code[index]
@@ -141,20 +163,11 @@ async def test_a_wrong_invite_code_gives_up_with_a_hint_and_the_right_one_still_
     bob = GamenightApp(config=_config("Bob", port))
     try:
         async with alice.run_test(size=(100, 32)) as pa, bob.run_test(size=(100, 32)) as pb:
-            monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path / "alice"))
-            await pa.press("h")
-            await _wait(pa, lambda: isinstance(alice.screen, HostScreen), what="host screen")
-            await pa.press("down", "left", "left", "down", "right")  # 2 players, no bots
-            alice.screen.query_one("#host-broker", Input).focus()
-            await pa.press("enter")
-            host_screen = alice.screen
-            await _wait(pa, lambda: host_screen.table is not None and host_screen.table.invite, what="the code")
+            host_screen = await _host_two_seats(pa, alice, monkeypatch, tmp_path / "alice")
             good = host_screen.table.invite
-            monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path / "bob"))
-            await pb.press("j")
-            await _wait(pb, lambda: isinstance(bob.screen, JoinScreen), what="join screen")
-            status = bob.screen.query_one("#join-status", Static)
-            field = bob.screen.query_one("#join-broker", Input)
+            join = await _open_join(pb, bob, monkeypatch, tmp_path / "bob")
+            status = join.query_one("#join-status", Static)
+            field = join.query_one("#join-broker", Input)
             for wrong, says in ((_other_letter(good, good.rindex("/") + 1), "is the invite code right"),  # host key
                                 (_other_letter(good, len(good) - 1), "table secret in your invite code may be wrong")):
                 field.value = wrong
@@ -182,13 +195,7 @@ async def test_at_80_columns_the_code_shows_whole_copies_and_pastes_back_whole(t
     bob = GamenightApp(config=_config("Bob", port))
     try:
         async with alice.run_test(size=(80, 24)) as pa, bob.run_test(size=(80, 24)) as pb:
-            monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path / "alice"))
-            await pa.press("h")
-            await _wait(pa, lambda: isinstance(alice.screen, HostScreen), what="host screen")
-            await pa.press("down", "left", "left", "down", "right")  # 2 players, no bots
-            alice.screen.query_one("#host-broker", Input).focus()
-            await pa.press("enter")
-            host_screen = alice.screen
+            host_screen = await _host_two_seats(pa, alice, monkeypatch, tmp_path / "alice")
             shown = host_screen.query_one("#host-invite", Static)
             await _wait(pa, lambda: "Invite code" in str(shown.render()), what="the code")
             code = host_screen.table.invite
@@ -198,10 +205,7 @@ async def test_at_80_columns_the_code_shows_whole_copies_and_pastes_back_whole(t
             await pa.press("c")
             assert alice.clipboard == code
             # Bob pastes the code as a terminal copies a wrapped one: in two lines
-            monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path / "bob"))
-            await pb.press("j")
-            await _wait(pb, lambda: isinstance(bob.screen, JoinScreen), what="join screen")
-            field = bob.screen.query_one("#join-broker", Input)
+            field = (await _open_join(pb, bob, monkeypatch, tmp_path / "bob")).query_one("#join-broker", Input)
             field.value = ""
             field.focus()
             field.post_message(events.Paste(code[:40] + "\n" + code[40:] + "\n"))
