@@ -199,6 +199,8 @@ class NetTable(Table):
         elif kind == "changed":
             lines = tuple(line for line in self._step_lines(note) if line)
             self.emit(TableEvent(kind, lines[-1] if lines else "", dict(note.data), lines))
+        elif kind == "presence" and note.data.get("seat") in self.local_seats:
+            self.emit(TableEvent("waiting", self.waiting_text, dict(note.data)))  # our own, echoed: no news here
         elif kind in ("presence", "error", "desync", "over"):
             self.emit(TableEvent(kind, note.text, dict(note.data)))
         elif kind == "your_turn":  # (after a move we waited to see confirmed): redraw

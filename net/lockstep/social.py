@@ -69,8 +69,8 @@ class Social:
     def on_presence(self, env: Envelope) -> list[Output]:
         ctx = self.ctx
         keys = ctx.keys or [ctx.seat_keys.get(s) for s in sorted(ctx.seat_keys)]
-        if env.sender not in keys or (ctx.me is not None and env.sender == ctx.me.public):
-            return []  # our own presence, echoed by the broker, is no news to us
+        if env.sender not in keys:
+            return []
         seat = keys.index(env.sender)
         offline = env.body["status"] == "offline"
         if offline == (seat in self.offline):

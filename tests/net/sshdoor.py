@@ -281,10 +281,12 @@ def host_money_for_two(visitor: Terminal, *, listed: bool = True) -> str:
 
 
 def invite_code(screen: str) -> str:
-    """The invite code on a host screen, whole (it wraps over the box's lines)."""
-    lines = [line.strip().strip("│").strip() for line in screen.splitlines()]
-    start = lines.index("Invite code (send the whole line):") + 1
-    end = next(i for i in range(start, len(lines)) if lines[i].startswith("seat 0:"))
+    """The invite code on a host screen, whole (below the box, on lines of its own)."""
+    from tui.widgets.invite_code import TITLE
+
+    lines = [line.strip() for line in screen.splitlines()]
+    start = lines.index(TITLE) + 1
+    end = next(i for i in range(start, len(lines)) if not lines[i])
     return "".join(lines[start:end])
 
 

@@ -17,7 +17,7 @@ from net.lockstep.admission import FINGERPRINT_BYTES, SECRET_BYTES, TablePin
 from tui.app import GamenightApp
 from tui.config import Config, PlayerConfig, UiConfig
 from tui.local_table import LocalTable
-from tui.screens.dialogs import ErrorDialog
+from tui.screens.invite import InviteDialog
 from tui.screens.join import JoinScreen
 
 from .helpers import screen_text, settle
@@ -159,5 +159,5 @@ async def test_the_invite_code_is_one_line_in_the_side_panel_and_whole_on_f2(con
         assert "money-1a2b3c4d" not in text  # cut at the edge, never wrapped onto a second line
         await pilot.press("f2")
         await settle(pilot)
-        assert isinstance(app.screen, ErrorDialog)
+        assert isinstance(app.screen, InviteDialog)
         assert code in screen_text(app)

@@ -52,7 +52,7 @@ def test_no_module_of_tui_probes_a_table_or_a_screen():
 
 def test_a_local_table_declares_nothing_beyond_play_and_every_question_has_an_answer():
     table = LocalTable.new("money", 3, humans=1, seed=1, bot_delay=0, save=False)
-    assert table.supports == TableSupports()
+    assert table.supports == TableSupports(rematch=True)  # a new deal from the end, nothing else
     assert (table.invite, table.save_path, table.deal_line, table.chat_lines, table.deadline_text()) == ("", None, "", [], "")
     assert table.vote_options() is None and not vote_offered(table)
     try:
