@@ -569,7 +569,7 @@ def _check_discard(s: State, seat: int, a: Any) -> None:
 
 
 def _check_load(s: State, seat: int, a: Any) -> None:
-    if not isinstance(a, Load):  # a SealedLoad too: a dealt bag is closed by its tokens
+    if not isinstance(a, Load):
         raise _illegal(seat, "do that now", "load your bag")
     hand = s.hands[seat]
     cards = _named(seat, "load those cards", a.cards, hand)

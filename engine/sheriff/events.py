@@ -6,7 +6,7 @@ Kinds (seat = who acted):
 
 - "set_aside": amounts = (cards,); "draw_deck"; "draw_discard": cards = the card, amounts = (pile,)
 - "discard" / "confiscate": cards = the goods, top last; amounts = (pile,)
-- "load": amounts = (cards in the bag,); "open_bag" (network play: the bag is handed over)
+- "load": amounts = (cards in the bag,)
 - "declare": cards = (the good declared,), amounts = (cards in the bag,)
 - "choose" / "pass" / "inspect": target = the merchant
 - "offer": target = the Sheriff; amounts = (gold,); cards = goods from the stand; other =
@@ -42,10 +42,8 @@ from .state import (
     Load,
     NoOffer,
     Offer,
-    OpenBag,
     Pass,
     PayGoods,
-    SealedLoad,
     SetAside,
     State,
 )
@@ -85,12 +83,10 @@ def _action_events(before: State, seat: int, a: Any) -> list[Event]:
     if kind is Discard or kind is Confiscate:
         word = "discard" if kind is Discard else "confiscate"
         return [Event(seat, word, a.order, amounts=(a.pile,))]
-    if kind is Load or kind is SealedLoad:  # the cards stay in the bag: only how many
-        return [Event(seat, "load", amounts=(len(a.cards) if kind is Load else a.count,))]
-    if kind is OpenBag:
-        return [Event(seat, "open_bag")]
+    if kind is Load:  # the cards stay in the bag: only how many
+        return [Event(seat, "load", amounts=(len(a.cards),))]
     if kind is Declare:
-        return [Event(seat, "declare", (a.good,), amounts=(before.sealed[seat] + sum(before.bags[seat]),))]
+        return [Event(seat, "declare", (a.good,), amounts=(sum(before.bags[seat]),))]
     if kind is Choose:
         return [Event(seat, "choose", target=a.seat)]
     if kind is Offer:
@@ -122,14 +118,9 @@ def _revealed(before: State, actions: Mapping[int, Any]) -> list[Event]:
     a = actions[before.turn]
     kind = type(a)
     m = a.seat if kind is Choose else before.merchant
-    if kind is Inspect or kind is Choose and ("inspect", m) in before.conditions:
-        if before.sealed[m]:
-            return []  # a sealed bag is opened by its merchant first (OpenBag)
-        cards = ids_of(before.bags[m])
-    elif kind is OpenBag and before.held == "inspect":
-        cards = tuple(sorted(a.cards, key=IDX.__getitem__))
-    else:
+    if not (kind is Inspect or kind is Choose and ("inspect", m) in before.conditions):
         return []
+    cards = ids_of(before.bags[m])
     declared = before.declared[m]
     return [Event(m, "bag_opened", cards, (declared,) if declared else ())]
 
@@ -140,12 +131,9 @@ def _dealt(before: State, actions: Mapping[int, Any]) -> list[Event]:
         return []
     a = actions[before.turn]
     m = before.merchant
-    if type(a) is Accept and not before.sealed[m]:
-        bag = before.bags[m]
-    elif type(a) is OpenBag and before.held == "deal":
-        bag = counts_of(a.cards)
-    else:
+    if type(a) is not Accept:
         return []
+    bag = before.bags[m]
     offer = before.offer
     delivered = tuple(min(c, b) for c, b in zip(counts_of(offer.bag_goods), bag, strict=True))
     cards = tuple(sorted(offer.stand_goods, key=IDX.__getitem__)) + ids_of(delivered)

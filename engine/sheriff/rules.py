@@ -62,7 +62,6 @@ from .state import (
     LOAD,
     MARKET,
     OFFER,
-    OPEN,
     OVER,
     PAY,
     PROMISE_MAX,
@@ -80,10 +79,8 @@ from .state import (
     Load,
     NoOffer,
     Offer,
-    OpenBag,
     Pass,
     PayGoods,
-    SealedLoad,
     SeatView,
     SetAside,
     State,
@@ -281,29 +278,25 @@ def _start_load(d: Draft) -> None:
 
 def _load(d: Draft, actions: Mapping[int, Any]) -> None:
     hands, known, bags = list(d["hands"]), list(d["hand_known"]), list(d["bags"])
-    sealed = list(d["sealed"])
     for seat, action in actions.items():
         known[seat] = ZERO  # cards left the hand face down: nobody knows which (§6)
-        if type(action) is SealedLoad:  # network play: the cards stay in the hand pool
-            sealed[seat] = action.count
-            continue
         bag = counts_of(action.cards)
         bags[seat] = bag
         hands[seat] = sub(hands[seat], bag)
-    d.update(hands=tuple(hands), hand_known=tuple(known), bags=tuple(bags), sealed=tuple(sealed))
+    d.update(hands=tuple(hands), hand_known=tuple(known), bags=tuple(bags))
     loaded = _loaded(d)
     first = _clockwise(d["n_players"], loaded, d["sheriff"])[0]
     d.update(phase=DECLARE, step="", turn=first)
 
 
 def _loaded(d: Draft) -> list[int]:
-    """Merchants with a bag this round (loaded in full or sealed)."""
-    bags, sealed = d["bags"], d["sealed"]
-    return [p for p in range(d["n_players"]) if sealed[p] or any(bags[p])]
+    """Merchants with a bag this round."""
+    bags = d["bags"]
+    return [p for p in range(d["n_players"]) if any(bags[p])]
 
 
 def bag_size(s: State, seat: int) -> int:
-    return s.sealed[seat] + sum(s.bags[seat])
+    return sum(s.bags[seat])
 
 
 def _declare(d: Draft, a: Declare) -> None:
@@ -349,20 +342,7 @@ def _answer(d: Draft, a: Any) -> None:
 
 
 def _decide(d: Draft, decision: str) -> None:
-    """The Sheriff's final decision about the merchant; a sealed bag is opened first."""
-    m = d["merchant"]
-    if d["sealed"][m]:
-        d.update(step=OPEN, turn=m, held=decision)
-        return
-    _DECISIONS[decision](d)
-
-
-def _open_bag(d: Draft, a: OpenBag) -> None:
-    """The sealed bag's cards leave the hand pool; the held decision then applies as usual."""
-    m, decision = d["merchant"], d["held"]
-    bag = counts_of(a.cards)
-    d.update(hands=_put(d["hands"], m, sub(d["hands"][m], bag)), bags=_put(d["bags"], m, bag),
-             sealed=_put(d["sealed"], m, 0), held="")
+    """The Sheriff's final decision about the merchant."""
     _DECISIONS[decision](d)
 
 
@@ -519,7 +499,6 @@ _APPLY = {
     Inspect: _answer,
     Confiscate: _confiscate,
     PayGoods: _pay,
-    OpenBag: _open_bag,
 }
 
 
@@ -665,11 +644,6 @@ def _check_confiscate(s: State, seat: int, a: Any) -> None:
 def _check_load(s: State, seat: int, a: Any) -> None:
     hand = s.hands[seat]
     most = min(BAG_MAX, sum(hand))
-    if isinstance(a, SealedLoad):
-        count = a.count
-        if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= most:
-            raise _illegal(seat, "load a sealed bag", f"a bag holds 1 to {most} cards")
-        return
     if not isinstance(a, Load):
         raise _illegal(seat, "do that now", "load your bag")
     cards = _cards(seat, "load those cards", a.cards)
@@ -677,17 +651,6 @@ def _check_load(s: State, seat: int, a: Any) -> None:
         raise _illegal(seat, "load those cards", "they are not all in your hand")
     if not 1 <= sum(cards) <= most:
         raise _illegal(seat, "load those cards", f"a bag holds 1 to {most} cards")
-
-
-def _check_open(s: State, seat: int, a: Any) -> None:
-    what = "open the bag with those cards"
-    if not isinstance(a, OpenBag):
-        raise _illegal(seat, "do that now", "open your sealed bag")
-    cards = _cards(seat, what, a.cards)
-    if sum(cards) != s.sealed[seat]:
-        raise _illegal(seat, what, f"the sealed bag holds {s.sealed[seat]} cards, not {sum(cards)}")
-    if not covers(s.hands[seat], cards):
-        raise _illegal(seat, what, "they are not all among your hand and bag")
 
 
 def _check_offer(s: State, seat: int, a: Any) -> None:
@@ -708,7 +671,7 @@ def _check_offer(s: State, seat: int, a: Any) -> None:
         absent = _absent(s.n_players, s.royal)
         if any(bag_claim[i] for i in absent):
             raise _illegal(seat, what, "it claims a good that is not in this game")
-    if sum(bag_claim) > s.sealed[seat] + sum(s.bags[seat]):  # the bag size
+    if sum(bag_claim) > sum(s.bags[seat]):  # the bag size
         raise _illegal(seat, what, f"your bag holds only {bag_size(s, seat)} cards")
     _text(seat, what, a.promise)
     _check_conditions(s, seat, a.conditions)
@@ -806,7 +769,7 @@ def pay_options(stand: Sequence[int], owed: int) -> tuple[PayGoods, ...]:
 _CHECKS = {  # validation by step (load and declare have no sub-step: their phase names it)
     ASIDE: _check_aside, DRAW: _check_draw, DISCARD: _check_discard, LOAD: _check_load,
     DECLARE: _check_declare, CHOOSE: _check_choose, OFFER: _check_offer, ANSWER: _check_answer,
-    OPEN: _check_open, CONFISCATE: _check_confiscate, PAY: _check_pay,
+    CONFISCATE: _check_confiscate, PAY: _check_pay,
     OVER: _check_pay,  # never reached through the guards; what the old else-branch did
 }
 
@@ -829,17 +792,15 @@ def make_view(s: State, seat: int | None) -> View:
     players = []
     for p in range(s.n_players):
         mine = p == seat
-        hand, stand, sealed = s.hands[p], s.stands[p], s.sealed[p]
+        hand, stand = s.hands[p], s.stands[p]
         down = hidden_part(stand)
         aside = s.aside if (s.phase == MARKET and p == s.turn) else ZERO
         players.append(SeatView(
             seat=p,
             gold=s.gold[p],
-            # a sealed bag's cards are still in the hand pool: which ones, nobody here knows
-            hand=(ids_of(hand) if mine and not sealed
-                  else _with_unknown(s.hand_known[p], sum(hand) - sealed)),
+            hand=ids_of(hand) if mine else _with_unknown(s.hand_known[p], sum(hand)),
             set_aside=ids_of(aside) if mine else (HIDDEN,) * sum(aside),
-            bag=ids_of(s.bags[p]) if mine and not sealed else (HIDDEN,) * (sum(s.bags[p]) + sealed),
+            bag=ids_of(s.bags[p]) if mine else (HIDDEN,) * sum(s.bags[p]),
             declared=s.declared[p],
             stand_up=ids_of(tuple(n if IS_LEGAL[i] else 0 for i, n in enumerate(stand))),
             stand_down=ids_of(down) if (mine or over) else _with_unknown(s.stand_known[p], sum(down)),
@@ -962,19 +923,15 @@ class Sheriff(Game):
     def _legal_answer(self, s: State, seat: int) -> tuple:
         return self._answers(s)
 
-    def _legal_open(self, s: State, seat: int) -> SubsetSpace:
-        count = s.sealed[seat]
-        return SubsetSpace(s.hands[seat], count, count, OpenBag, self._check(s, seat))
-
     _legal_by_step = {
         ASIDE: _legal_set_aside, DRAW: _legal_draw, DISCARD: _legal_discard, LOAD: _legal_load,
         DECLARE: _legal_declare, CHOOSE: _legal_choose, OFFER: _legal_offer,
-        ANSWER: _legal_answer, CONFISCATE: _legal_confiscate, PAY: _legal_pay, OPEN: _legal_open,
+        ANSWER: _legal_answer, CONFISCATE: _legal_confiscate, PAY: _legal_pay,
     }
 
     def _offer_space(self, s: State, seat: int, check: Any) -> OfferSpace:
         choices = _condition_choices(s.pending, seat, s.conditions)
-        bag_claims = _bag_claims(s.n_players, s.royal, s.sealed[seat] + sum(s.bags[seat]))
+        bag_claims = _bag_claims(s.n_players, s.royal, sum(s.bags[seat]))
         return OfferSpace(s.gold[seat], s.stands[seat], bag_claims, choices, check)
 
     def _answers(self, s: State) -> tuple:
@@ -991,31 +948,6 @@ class Sheriff(Game):
 
     def _apply(self, s: State, actions: Mapping[int, Any]) -> State:
         return next_state(s, actions)
-
-    # ---- sealed bags over the network (Game's sealed-step hooks) ---------------------------
-    def sealed(self, state: State) -> bool:
-        # a dealt game's bag is sealed by its tokens (the plain game over today's network
-        # seals the load step instead)
-        return state.phase == LOAD and not _dealt.is_dealt(state)
-
-    def seal(self, state: State, seat: int, action: Any) -> Any:
-        return SealedLoad(len(action.cards)) if isinstance(action, Load) else action
-
-    def opening(self, state: State) -> int | None:
-        return state.turn if state.step == OPEN else None
-
-    def open_action(self, state: State, seat: int, original: Any) -> Any:
-        return OpenBag(original.cards) if isinstance(original, Load) else original
-
-    def unseal(self, state: State, seat: int, original: Any) -> State:
-        """The merchant's own knowledge: its sealed bag loaded with `original`'s cards."""
-        if not isinstance(original, Load) or not state.sealed[seat]:
-            return state
-        d = draft(state)
-        bag = counts_of(original.cards)
-        d.update(hands=_put(state.hands, seat, sub(state.hands[seat], bag)),
-                 bags=_put(state.bags, seat, bag), sealed=_put(state.sealed, seat, 0))
-        return build(d)
 
     # ---- views and results ---------------------------------------------------------------
     def _view(self, state: State, seat: int | None) -> View:
@@ -1036,8 +968,6 @@ class Sheriff(Game):
 
     # ---- hidden cards over the network (engine/sheriff/dealt.py) -------------------------
     def decks(self, n_players: int, options: Mapping[str, Any]) -> tuple[tuple[str, tuple[str, ...]], ...]:
-        if not NETWORK_DEAL:  # off: the network table deals from the seed, bags sealed
-            return ()
         royal = self.check_options(options)["royal_goods"]  # the dealer passes them unchecked
         return (("deck", card_deck(n_players, royal)),)
 
@@ -1171,15 +1101,11 @@ def _numbered(s: State) -> list[tuple[str, tuple[str, ...], tuple[int | None, Se
 
 # Game's fast lane: every action is checked by the step it is sent in; every one but a load is
 # played by the one seat to act, applied to a draft (a load takes `_apply`, even by one loader).
-Sheriff._checks = {kind: _check_step for kind in (*_APPLY, Load, SealedLoad)}
+Sheriff._checks = {kind: _check_step for kind in (*_APPLY, Load)}
 Sheriff._steps = {kind: _one_step for kind in _APPLY}
 
 GAME = Sheriff()
 
-# A network table deals Sheriff face down (dealt.py: partial knowledge, the merchant's unpack
-# step); the Sheriff screens read a dealt game in goods. Off, a network table deals from the
-# seed with sealed bags (tests/net/test_sealed.py keeps that mechanism tested).
-NETWORK_DEAL = True
 
 from . import dealt as _dealt  # noqa: E402  (last: they build on the helpers above)
 from . import dealt_view as _dealt_view  # noqa: E402
