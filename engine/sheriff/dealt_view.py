@@ -15,7 +15,9 @@ from ..core import HIDDEN, ActionSpace, Event, Result, Stream
 from ..core.hidden import is_token
 from ..core.plain import from_plain, to_plain
 from .cards import CARD_GOOD, GOODS, IDX, LEGAL, PENALTY, rounds
-from .dealt import _loaders, _Mapped, _pick, _sorted, good, good_counts, legal_card
+from .common import loaders_of
+from .dealt import _sorted, good, good_counts, legal_card
+from .dealt_checks import _Mapped, _pick
 from .events import _action_events, closing_events
 from .scoring import final_result
 from .spaces import OrderSpace, SubsetSpace
@@ -105,7 +107,7 @@ def make_view(s: State, seat: int | None) -> View:
             revealed=s.revealed[p],
             inspection=inspection(s.revealed[p], s.declared[p]) if s.revealed[p] else None,
         ))
-    loaders = _loaders(s.n_players, s.sheriff, s.hands)
+    loaders = loaders_of(s.n_players, s.sheriff, s.hands)
     active = () if over else tuple(sorted(loaders)) if s.phase == LOAD else (s.turn,)
     return View(
         seat=seat, n_players=s.n_players, royal_goods=s.royal, round=s.round,

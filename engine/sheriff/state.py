@@ -21,6 +21,8 @@ Counts = tuple[int, ...]
 Zone = Counts | tuple[str, ...]
 """A card zone: a plain game counts its goods (`Counts`); a dealt game lists its cards."""
 Condition = tuple[str, int]  # ("inspect", seat) or ("pass", seat)
+OPPOSITE = {"inspect": "pass", "pass": "inspect"}
+"""Each kind of condition an offer may name (§5.4.1) and the one it contradicts."""
 
 MARKET, LOAD, DECLARE, INSPECT, OVER = "market", "load", "declare", "inspect", "over"
 # steps inside MARKET and INSPECT

@@ -13,10 +13,22 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ..core import HIDDEN
-from .cards import IDX, LEGAL, PENALTY
-from .state import CONFISCATE, DECLARE, INSPECT, Consequences, Inspection, SeatView
-
-OPPOSITE = {"inspect": "pass", "pass": "inspect"}
+from .cards import IDX, IS_LEGAL, LEGAL, PENALTY, ZERO, hidden_part, ids_of, rounds
+from .common import loaders
+from .state import (
+    CONFISCATE,
+    DECLARE,
+    INSPECT,
+    LOAD,
+    MARKET,
+    OPPOSITE,
+    OVER,
+    Consequences,
+    Inspection,
+    SeatView,
+    State,
+    View,
+)
 
 
 def condition_kinds(accepted: Sequence[tuple[str, int]], merchant: int) -> tuple[str, ...]:
@@ -83,3 +95,45 @@ def consequences(
         honest_fine = len(dealt.bag) * PENALTY[IDX[dealt.declared]]
     confiscation_fine = fines(confiscated) if step == CONFISCATE else 0
     return Consequences(declarations, if_opened, honest_fine, confiscation_fine)
+
+
+
+# ---- views ------------------------------------------------------------------------------
+def _with_unknown(known: Sequence[int], total: int) -> tuple[str, ...]:
+    ids = ids_of(known)
+    return ids + (HIDDEN,) * (total - len(ids))
+
+
+def make_view(s: State, seat: int | None) -> View:
+    over = s.phase == OVER
+    players = []
+    for p in range(s.n_players):
+        mine = p == seat
+        hand, stand = s.hands[p], s.stands[p]
+        down = hidden_part(stand)
+        aside = s.aside if (s.phase == MARKET and p == s.turn) else ZERO
+        players.append(SeatView(
+            seat=p,
+            gold=s.gold[p],
+            hand=ids_of(hand) if mine else _with_unknown(s.hand_known[p], sum(hand)),
+            set_aside=ids_of(aside) if mine else (HIDDEN,) * sum(aside),
+            bag=ids_of(s.bags[p]) if mine else (HIDDEN,) * sum(s.bags[p]),
+            declared=s.declared[p],
+            stand_up=ids_of(tuple(n if IS_LEGAL[i] else 0 for i, n in enumerate(stand))),
+            stand_down=ids_of(down) if (mine or over) else _with_unknown(s.stand_known[p], sum(down)),
+            outcome=s.outcomes[p],
+            revealed=s.revealed[p],
+            inspection=inspection(s.revealed[p], s.declared[p]) if s.revealed[p] else None,
+        ))
+    active = () if over else tuple(sorted(loaders(s))) if s.phase == LOAD else (s.turn,)
+    confiscated = ids_of(s.confiscated)
+    return View(
+        seat=seat, n_players=s.n_players, royal_goods=s.royal, round=s.round,
+        rounds=rounds(s.n_players), sheriff=s.sheriff, phase=s.phase, step=s.step,
+        active=active, players=tuple(players), draw_size=len(s.draw_pile),
+        piles=(s.piles[0][::-1], s.piles[1][::-1]), drew_deck=s.drew_deck, pending=s.pending,
+        conditions=s.conditions, merchant=s.merchant, exchange=s.exchange, offer=s.offer,
+        talk=s.talk, confiscated=confiscated, debt=s.debt,
+        consequences=None if seat is None else consequences(
+            seat, s.phase, s.step, players, s.merchant, confiscated),
+    )
