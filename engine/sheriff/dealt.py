@@ -6,10 +6,9 @@ is a token, one physical card, so its zones hold cards. A game is *dealt* when i
 names each physical card apart (`cards.card_deck`, `good#k`) or is the network's masked deck;
 every card zone (hands, bags, stands, set-aside, confiscated, revealed) is then a tuple of card
 ids and tokens, and `hand_known` / `stand_known` list the identified cards themselves (§6).
-The plain game (good ids, count vectors) never comes here: it stays as fast as it was.
-
-The rules are the plain game's, written for cards, with one difference that a physical table
-has too: only the merchant knows which cards of its closed bag are legal goods, so once the
+The rules are written once (rules.py) on either kind of zone: `counted.Counted` for the
+plain game, `Carded` (here) for a dealt one. A dealt game has one step more, as a physical table
+has: only the merchant knows which cards of its closed bag are legal goods, so once the
 Sheriff lets a bag through or deals for it, the merchant names them (`Unpack`: the goods it
 hands over and the legal goods it turns face up). The table then reads their faces (`needs`);
 contraband stays face down until the end of the game.
@@ -24,13 +23,13 @@ the table's order is stacked (`dealt_options` of every dealt deck: a network gam
 replays so).
 
 Every function here works on a state holding tokens and reads a face only where `needs` had it
-revealed first. Validation, legal actions (on the seat's own knowledge) and what each seat sees
+revealed first. The transitions are in rules.py. Validation, legal actions (on the seat's own knowledge) and what each seat sees
 are in dealt_checks.py; views, the log and players that think in goods in dealt_view.py.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -47,43 +46,11 @@ from .cards import (
     PENALTY,
     PILE_START,
     REBUILD_ABOVE,
-    rounds,
 )
-from .common import clockwise, declare_step, loaders_of, move_gold, put
+from .common import put
 from .state import (
-    ANSWER,
-    ASIDE,
-    CHOOSE,
-    CONFISCATE,
-    DECLARE,
-    DISCARD,
-    DRAW,
-    LOAD,
-    MARKET,
-    OFFER,
-    OVER,
-    PAY,
-    UNPACK,
-    Accept,
-    Choose,
-    Confiscate,
-    Debt,
-    Declare,
-    Demand,
-    Discard,
-    DrawDeck,
-    DrawDiscard,
-    Inspect,
-    NoOffer,
-    Offer,
-    Pass,
-    PayGoods,
-    SetAside,
     State,
     TableRng,
-    Unpack,
-    build,
-    draft,
 )
 
 Draft = dict[str, Any]
@@ -216,69 +183,51 @@ def deck_owner(state: State, label: str) -> int | None:
     return next((seat for redeal, seat, _ in rng.redealt if redeal == label), None)
 
 
-# ---- market (§5.1) ----------------------------------------------------------------------
-def _market_turn(d: Draft, seat: int) -> None:
-    if seat == d["sheriff"]:
-        _start_load(d)
-        return
-    d.update(phase=MARKET, step=ASIDE, turn=seat, aside=(), drew_deck=False)
-
-
-def _after_draw(d: Draft) -> None:
-    piles = d["piles"]
-    if len(d["hands"][d["turn"]]) < HAND_SIZE and (
-        (not d["drew_deck"] and (piles[0] or piles[1]))
-        or d["draw_pile"] or len(piles[0]) + len(piles[1]) > REBUILD_ABOVE
-    ):
-        return
-    d["step"] = DISCARD
-
-
-def _set_aside(d: Draft, a: SetAside) -> None:
-    m = d["turn"]
-    if not a.cards:
-        _market_turn(d, (m + 1) % d["n_players"])
-        return
-    d.update(step=DRAW, aside=a.cards, hands=put(d["hands"], m, _without(d["hands"][m], a.cards)),
-             hand_known=put(d["hand_known"], m, ()))
-    _after_draw(d)
-
-
+# ---- the zone operations of a dealt game (rules.py is written on them) -------------------
 def _take(d: Draft, seat: int, card: str, identified: bool) -> None:
     d["hands"] = put(d["hands"], seat, d["hands"][seat] + (card,))
     if identified:
         d["hand_known"] = put(d["hand_known"], seat, d["hand_known"][seat] + (card,))
 
 
-def _draw_discard(d: Draft, a: DrawDiscard) -> None:
-    k = a.pile - 1
-    pile = d["piles"][k]
-    d["piles"] = put(d["piles"], k, pile[:-1])
-    _take(d, d["turn"], pile[-1], True)  # it lay face up: everyone saw it taken (§6)
-    _after_draw(d)
+def _refill(d: Draft, p: int) -> None:
+    """Seat `p` draws up to a full hand at the end of the round (§5.9)."""
+    while len(d["hands"][p]) < HAND_SIZE:
+        card = _draw_deck(d)
+        if card is None:
+            break
+        _take(d, p, card, False)
 
 
-def _draw_from_deck(d: Draft) -> None:
-    card = _draw_deck(d)
-    d["drew_deck"] = True
-    _take(d, d["turn"], card, False)
-    _after_draw(d)
+def _identify(d: Draft, m: int, named: Cards) -> None:
+    """Naming face-down goods of a stand identifies them (§5.4.1, §6)."""
+    known = d["stand_known"][m]
+    named = tuple(c for c in named if not IS_LEGAL[good(c)] and c not in known)
+    if named:
+        d["stand_known"] = put(d["stand_known"], m, known + named)
 
 
-def _discard(d: Draft, a: Discard) -> None:
-    k = a.pile - 1
-    d["piles"] = put(d["piles"], k, d["piles"][k] + a.order)
-    d["aside"] = ()
-    _market_turn(d, (d["turn"] + 1) % d["n_players"])
+def _split(bag: Cards, declared: str) -> tuple[Cards, Cards]:
+    """An inspected bag (its faces shown): (the declared goods, kept; the rest, confiscated)."""
+    kept = tuple(c for c in bag if GOODS[good(c)] == declared)
+    confiscated = tuple(c for c in bag if GOODS[good(c)] != declared)
+    return kept, _sorted(confiscated)
 
 
-# ---- load (§5.2) ------------------------------------------------------------------------
-def _start_load(d: Draft) -> None:
-    d.update(phase=LOAD, step="", turn=-1, aside=(), drew_deck=False)
-    loaders = loaders_of(d["n_players"], d["sheriff"], d["hands"])
-    if not loaders:
-        _end_round(d)
-        return
+def _fines(cards: Cards) -> int:
+    return sum(PENALTY[good(c)] for c in cards)
+
+
+def _face_down(cards: Cards) -> Cards:
+    return tuple(c for c in cards if not IS_LEGAL[good(c)])
+
+
+def _concat(zone: Cards, cards: Cards) -> Cards:
+    return zone + cards
+
+
+def _before_load(d: Draft, loaders: Sequence[int]) -> None:
+    """A hand that holds cards the table saw taken is dealt anew before the bags go in (§6)."""
     _redeal(d, [p for p in loaders if d["hand_known"][p]])
 
 
@@ -313,180 +262,24 @@ def _redeal(d: Draft, seats: Sequence[int]) -> None:
         d["rng"] = replace(base, stacked=tuple(stacked.items()), redealt=tuple(redealt))
 
 
-def _load(d: Draft, actions: Mapping[int, Any]) -> None:
-    hands, known, bags = list(d["hands"]), list(d["hand_known"]), list(d["bags"])
-    for seat, action in actions.items():
-        known[seat] = ()  # cards left the hand face down: nobody knows which (§6)
-        bags[seat] = action.cards
-        hands[seat] = _without(hands[seat], action.cards)
-    d.update(hands=tuple(hands), hand_known=tuple(known), bags=tuple(bags))
-    loaded = [p for p in range(d["n_players"]) if bags[p]]
-    d.update(phase=DECLARE, step="", turn=clockwise(d["n_players"], loaded, d["sheriff"])[0])
 
+class Carded:
+    """Zone operations of a dealt game: zones list cards, ids or tokens (`counted.Counted`
+    has the same names on counts of goods)."""
 
-# ---- inspection phase (§5.4-§5.6, §5.8) -------------------------------------------------
-def _choose(d: Draft, a: Choose) -> None:
-    m = a.seat
-    d.update(merchant=m, talk=(), offer=None, exchange=1)
-    if ("inspect", m) in d["conditions"]:
-        _inspect(d)
-        return
-    d.update(step=OFFER, turn=m)
-
-
-def _offer(d: Draft, a: Offer | NoOffer) -> None:
-    m = d["merchant"]
-    d.update(step=ANSWER, turn=d["sheriff"], talk=d["talk"] + ((m, a),))
-    if type(a) is Offer:
-        d["offer"] = a
-        known = d["stand_known"][m]
-        named = tuple(c for c in a.stand_goods if not IS_LEGAL[good(c)] and c not in known)
-        if named:  # naming face-down goods identifies them (§5.4.1, §6)
-            d["stand_known"] = put(d["stand_known"], m, known + named)
-
-
-def _answer(d: Draft, a: Any) -> None:
-    d["talk"] = d["talk"] + ((d["sheriff"], a),)
-    kind = type(a)
-    if kind is Demand:
-        d.update(step=OFFER, turn=d["merchant"], exchange=d["exchange"] + 1)
-    elif kind is Inspect:
-        _inspect(d)
-    else:  # the merchant empties the bag: only it knows which cards are legal goods
-        d.update(step=UNPACK, turn=d["merchant"], held="deal" if kind is Accept else "pass")
-
-
-def _unpack(d: Draft, a: Unpack) -> None:
-    m, sheriff, deal = d["merchant"], d["sheriff"], d["held"] == "deal"
-    d["held"] = ""
-    if deal:
-        o = d["offer"]
-        if o.gold:
-            move_gold(d, m, sheriff, o.gold)
-        if o.conditions:
-            d["conditions"] = tuple(sorted(set(d["conditions"]) | set(o.conditions),
-                                           key=lambda c: (c[1], c[0])))
-        if o.stand_goods:
-            _transfer(d, m, sheriff, o.stand_goods)
-        if a.delivered:
-            _give(d, sheriff, a.delivered)
-    bag = _without(d["bags"][m], a.delivered)
-    d["stands"] = put(d["stands"], m, d["stands"][m] + bag)  # contraband stays face down
-    d["bags"] = put(d["bags"], m, ())
-    _finish(d, "deal" if deal else "passed")
-
-
-def _give(d: Draft, taker: int, cards: Cards) -> None:
-    """Goods onto a stand; face-down ones stay identified, as the transfer showed them (§6)."""
-    d["stands"] = put(d["stands"], taker, d["stands"][taker] + cards)
-    hidden = tuple(c for c in cards if not IS_LEGAL[good(c)])
-    if hidden:
-        d["stand_known"] = put(d["stand_known"], taker, d["stand_known"][taker] + hidden)
-
-
-def _transfer(d: Draft, giver: int, taker: int, cards: Cards) -> None:
-    d["stands"] = put(d["stands"], giver, _without(d["stands"][giver], cards))
-    d["stand_known"] = put(d["stand_known"], giver, _without(d["stand_known"][giver], cards))
-    _give(d, taker, cards)
-
-
-def _inspect(d: Draft) -> None:
-    m = d["merchant"]
-    bag = d["bags"][m]  # its faces were shown to the table (`needs`)
-    declared = d["declared"][m]
-    kept = tuple(c for c in bag if GOODS[good(c)] == declared)
-    confiscated = tuple(c for c in bag if GOODS[good(c)] != declared)
-    d.update(offer=None, bags=put(d["bags"], m, ()),
-             stands=put(d["stands"], m, d["stands"][m] + kept),
-             revealed=put(d["revealed"], m, _sorted(bag)),
-             outcomes=put(d["outcomes"], m, "inspected"))
-    if confiscated:
-        d.update(step=CONFISCATE, turn=d["sheriff"], confiscated=_sorted(confiscated))
-        return
-    _settle(d, d["sheriff"], m, sum(PENALTY[good(c)] for c in bag))
-
-
-def _confiscate(d: Draft, a: Confiscate) -> None:
-    k = a.pile - 1
-    owed = sum(PENALTY[good(c)] for c in d["confiscated"])
-    d.update(piles=put(d["piles"], k, d["piles"][k] + a.order), confiscated=())
-    _settle(d, d["merchant"], d["sheriff"], owed)
-
-
-def _settle(d: Draft, payer: int, creditor: int, owed: int) -> None:
-    paid = min(d["gold"][payer], owed)
-    if paid:
-        move_gold(d, payer, creditor, paid)
-    rest = owed - paid
-    if rest > 0 and d["stands"][payer]:
-        d.update(step=PAY, turn=payer, debt=Debt(payer, creditor, rest))
-        return
-    _finish(d, "inspected")
-
-
-def _pay(d: Draft, a: PayGoods) -> None:
-    debt = d["debt"]
-    _transfer(d, debt.payer, debt.creditor, a.cards)
-    _finish(d, "inspected")
-
-
-def _finish(d: Draft, outcome: str) -> None:
-    m = d["merchant"]
-    pending = tuple(p for p in d["pending"] if p != m)
-    d.update(pending=pending, outcomes=put(d["outcomes"], m, outcome), offer=None,
-             merchant=-1, exchange=0, debt=None)
-    if pending:
-        d.update(step=CHOOSE, turn=d["sheriff"])
-    else:
-        _end_round(d)
-
-
-# ---- end of round (§5.9) ----------------------------------------------------------------
-def _end_round(d: Draft) -> None:
-    n = d["n_players"]
-    if d["round"] + 1 >= rounds(n):
-        d.update(phase=OVER, step="", turn=-1, pending=(), merchant=-1)
-        return
-    outgoing = d["sheriff"]
-    for k in range(1, n + 1):  # clockwise from the outgoing Sheriff's left
-        p = (outgoing + k) % n
-        while len(d["hands"][p]) < HAND_SIZE:
-            card = _draw_deck(d)
-            if card is None:
-                break
-            _take(d, p, card, False)
-    sheriff = (outgoing + 1) % n
-    d.update(round=d["round"] + 1, sheriff=sheriff, bags=((),) * n, declared=("",) * n,
-             pending=(), conditions=(), merchant=-1, exchange=0, offer=None, talk=(),
-             outcomes=("",) * n, revealed=((),) * n, debt=None, sealed=(0,) * n, held="")
-    _market_turn(d, (sheriff + 1) % n)
-
-
-_APPLY: dict[type, Callable[[Draft, Any], None]] = {
-    SetAside: _set_aside,
-    DrawDiscard: _draw_discard,
-    DrawDeck: lambda d, a: _draw_from_deck(d),
-    Discard: _discard,
-    Declare: declare_step,  # no card moves: the plain transition
-    Choose: _choose,
-    Offer: _offer,
-    NoOffer: _offer,
-    Demand: _answer,
-    Accept: _answer,
-    Pass: _answer,
-    Inspect: _answer,
-    Unpack: _unpack,
-    Confiscate: _confiscate,
-    PayGoods: _pay,
-}
-
-
-def next_state(s: State, actions: Mapping[int, Any]) -> State:
-    """The state after one validated step of a dealt game."""
-    d = draft(s)
-    if s.phase == LOAD:
-        _load(d, actions)
-    else:
-        a = actions[s.turn]
-        _APPLY[type(a)](d, a)
-    return build(d)
+    EMPTY: Cards = ()
+    UNPACKS = True  # only the merchant knows which cards of its closed bag are legal goods
+    size = staticmethod(len)
+    of = staticmethod(tuple)  # an action's cards are the zone's cards
+    add = staticmethod(_concat)
+    without = staticmethod(_without)
+    forget = staticmethod(_without)
+    listed = staticmethod(_sorted)
+    face_down = staticmethod(_face_down)
+    draw_deck = staticmethod(_draw_deck)
+    take = staticmethod(_take)
+    refill = staticmethod(_refill)
+    identify = staticmethod(_identify)
+    split = staticmethod(_split)
+    fines = staticmethod(_fines)
+    before_load = staticmethod(_before_load)

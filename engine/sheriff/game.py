@@ -21,6 +21,8 @@ from .cards import (
 )
 from .checks import CHECKS
 from .common import can_draw_deck, claims_for_bag, condition_choices, loaders, pay_options
+from .counted import Counted
+from .dealt import Carded
 from .events import sheriff_events
 from .rules import APPLY, next_state
 from .scoring import final_result
@@ -188,7 +190,7 @@ class Sheriff(Game):
         _check_step(s, seat, a)
 
     def _apply(self, s: State, actions: Mapping[int, Any]) -> State:
-        return _next_state(s, actions)
+        return next_state(s, actions)
 
     # ---- views and results ---------------------------------------------------------------
     def _view(self, state: State, seat: int | None) -> View:
@@ -259,17 +261,9 @@ def _check_step(s: State, seat: int, a: Any) -> None:
 
 def _one_step(s: State, seat: int, a: Any) -> State:
     """The state after `seat`'s validated action in a step where it acts alone (not LOAD)."""
-    if len(s.aside) != NG:  # a dealt game
-        return _dealt.next_state(s, {seat: a})
     d = draft(s)
-    APPLY[type(a)](d, a)
+    APPLY[type(a)](d, a, Carded if len(s.aside) != NG else Counted)  # `rules.zones_of` inline
     return build(d)
-
-
-def _next_state(s: State, actions: Mapping[int, Any]) -> State:
-    if len(s.aside) != NG:  # a dealt game
-        return _dealt.next_state(s, actions)
-    return next_state(s, actions)
 
 
 # Game's fast lane: every action is checked by the step it is sent in; every one but a load is

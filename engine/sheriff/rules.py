@@ -1,5 +1,11 @@
-"""Sheriff of Nottingham rules (sheriff.md): the plain game's state transitions, on counts of
-goods (a dealt game's, on cards: dealt.py).
+"""Sheriff of Nottingham rules (sheriff.md): the state transitions, written once for both
+kinds of zones.
+
+A plain game keeps its zones as count vectors of goods (`counted.Counted`); a dealt game, whose
+deck the network deals face down, lists cards, a token where nobody at this peer has seen the
+face (`dealt.Carded`). Every transition takes the kind as `z` and moves cards only through it.
+The one step only a dealt game has is the merchant's `Unpack` (only it knows which cards of its
+closed bag are legal goods): with every face known the rules empty the bag themselves.
 
 The round runs MARKET -> LOAD (simultaneous, hidden) -> DECLARE -> INSPECTION; every step but
 LOAD has one active seat. Transitions are module functions over the immutable State so the
@@ -8,28 +14,13 @@ hot path stays short; `Sheriff` (game.py) wires them into the shared Game contra
 
 from __future__ import annotations
 
-import operator
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any
 
-from ..core.deck import draw, shuffle_or_stack
-from .cards import (
-    HAND_SIZE,
-    IDX,
-    NG,
-    PENALTY,
-    PILE_START,
-    REBUILD_ABOVE,
-    ZERO,
-    add,
-    counts_of,
-    hidden_part,
-    ids_of,
-    lower,
-    rounds,
-    sub,
-)
+from .cards import HAND_SIZE, NG, REBUILD_ABOVE, rounds
 from .common import Draft, clockwise, declare_step, loaded_seats, loaders_of, move_gold, put
+from .counted import Counted
+from .dealt import Carded
 from .state import (
     ANSWER,
     ASIDE,
@@ -43,6 +34,7 @@ from .state import (
     OFFER,
     OVER,
     PAY,
+    UNPACK,
     Accept,
     Choose,
     Confiscate,
@@ -59,37 +51,32 @@ from .state import (
     PayGoods,
     SetAside,
     State,
+    Unpack,
     build,
     draft,
 )
 
+Zones = type[Counted] | type[Carded]
 
-def _draw_deck(d: Draft) -> str | None:
-    """Take the top card of the draw pile, rebuilding it from the discard piles (§5.7)."""
-    draw_pile, piles = d["draw_pile"], d["piles"]
-    if not draw_pile:
-        if len(piles[0]) + len(piles[1]) <= REBUILD_ABOVE:
-            return None
-        rebuilt, d["rng"] = shuffle_or_stack(piles[0] + piles[1], d["rng"], None, "draw pile")
-        pile1, rebuilt = draw(rebuilt, PILE_START)
-        pile2, draw_pile = draw(rebuilt, PILE_START)
-        d["piles"] = (pile1, pile2)
-    top, d["draw_pile"] = draw(draw_pile, 1)
-    return top[0]
+
+def zones_of(s: State) -> Zones:
+    """The zone kind of a state: a dealt game's set-aside zone is a tuple of at most 5 cards,
+    never the count vector (one entry per good) of a plain game."""
+    return Carded if len(s.aside) != NG else Counted
 
 
 # ---- market (§5.1) ----------------------------------------------------------------------
-def _market_turn(d: Draft, seat: int) -> None:
+def _market_turn(d: Draft, seat: int, z: Zones) -> None:
     if seat == d["sheriff"]:
-        _start_load(d)
+        _start_load(d, z)
         return
-    d["phase"], d["step"], d["turn"], d["aside"], d["drew_deck"] = MARKET, ASIDE, seat, ZERO, False
+    d["phase"], d["step"], d["turn"], d["aside"], d["drew_deck"] = MARKET, ASIDE, seat, z.EMPTY, False
 
 
-def _after_draw(d: Draft) -> None:
+def _after_draw(d: Draft, z: Zones) -> None:
     """Keep drawing while the hand is short and a draw is available; else discard."""
     piles = d["piles"]
-    if sum(d["hands"][d["turn"]]) < HAND_SIZE and (
+    if z.size(d["hands"][d["turn"]]) < HAND_SIZE and (
         (not d["drew_deck"] and (piles[0] or piles[1]))
         or d["draw_pile"] or len(piles[0]) + len(piles[1]) > REBUILD_ABOVE
     ):
@@ -97,132 +84,119 @@ def _after_draw(d: Draft) -> None:
     d["step"] = DISCARD
 
 
-def _set_aside(d: Draft, a: SetAside) -> None:
+def _set_aside(d: Draft, a: SetAside, z: Zones) -> None:
     m = d["turn"]
     if not a.cards:
-        _market_turn(d, (m + 1) % d["n_players"])
+        _market_turn(d, (m + 1) % d["n_players"], z)
         return
-    aside = counts_of(a.cards)
-    d.update(step=DRAW, aside=aside, hands=put(d["hands"], m, sub(d["hands"][m], aside)),
-             hand_known=put(d["hand_known"], m, ZERO))
-    _after_draw(d)
+    aside = z.of(a.cards)
+    d.update(step=DRAW, aside=aside, hands=put(d["hands"], m, z.without(d["hands"][m], aside)),
+             hand_known=put(d["hand_known"], m, z.EMPTY))
+    _after_draw(d, z)
 
 
-def _take(d: Draft, seat: int, card: int, identified: bool) -> None:
-    hand = list(d["hands"][seat])
-    hand[card] += 1
-    d["hands"] = put(d["hands"], seat, tuple(hand))
-    if identified:
-        known = list(d["hand_known"][seat])
-        known[card] += 1
-        d["hand_known"] = put(d["hand_known"], seat, tuple(known))
-
-
-def _draw_discard(d: Draft, a: DrawDiscard) -> None:
+def _draw_discard(d: Draft, a: DrawDiscard, z: Zones) -> None:
     k = a.pile - 1
     pile = d["piles"][k]
     d["piles"] = put(d["piles"], k, pile[:-1])
-    _take(d, d["turn"], IDX[pile[-1]], True)  # everyone saw it taken (§6)
-    _after_draw(d)
+    z.take(d, d["turn"], pile[-1], True)  # it lay face up: everyone saw it taken (§6)
+    _after_draw(d, z)
 
 
-def _draw_from_deck(d: Draft) -> None:
-    card = _draw_deck(d)  # validate made sure there is one
+def _draw_from_deck(d: Draft, a: DrawDeck, z: Zones) -> None:
+    card = z.draw_deck(d)  # validate made sure there is one
     d["drew_deck"] = True
-    _take(d, d["turn"], IDX[card], False)
-    _after_draw(d)
+    z.take(d, d["turn"], card, False)
+    _after_draw(d, z)
 
 
-def _discard(d: Draft, a: Discard) -> None:
+def _discard(d: Draft, a: Discard, z: Zones) -> None:
     k = a.pile - 1
     d["piles"] = put(d["piles"], k, d["piles"][k] + a.order)
-    d["aside"] = ZERO
-    _market_turn(d, (d["turn"] + 1) % d["n_players"])
+    d["aside"] = z.EMPTY
+    _market_turn(d, (d["turn"] + 1) % d["n_players"], z)
 
 
-def _start_load(d: Draft) -> None:
-    d.update(phase=LOAD, step="", turn=-1, aside=ZERO, drew_deck=False)
-    if not loaders_of(d["n_players"], d["sheriff"], d["hands"]):
-        _end_round(d)
+# ---- load (§5.2) ------------------------------------------------------------------------
+def _start_load(d: Draft, z: Zones) -> None:
+    d.update(phase=LOAD, step="", turn=-1, aside=z.EMPTY, drew_deck=False)
+    loaders = loaders_of(d["n_players"], d["sheriff"], d["hands"])
+    if not loaders:
+        _end_round(d, z)
+        return
+    z.before_load(d, loaders)
 
 
-def _load(d: Draft, actions: Mapping[int, Any]) -> None:
+def _load(d: Draft, actions: Mapping[int, Any], z: Zones) -> None:
     hands, known, bags = list(d["hands"]), list(d["hand_known"]), list(d["bags"])
     for seat, action in actions.items():
-        known[seat] = ZERO  # cards left the hand face down: nobody knows which (§6)
-        bag = counts_of(action.cards)
+        known[seat] = z.EMPTY  # cards left the hand face down: nobody knows which (§6)
+        bag = z.of(action.cards)
         bags[seat] = bag
-        hands[seat] = sub(hands[seat], bag)
+        hands[seat] = z.without(hands[seat], bag)
     d.update(hands=tuple(hands), hand_known=tuple(known), bags=tuple(bags))
-    loaded = loaded_seats(d)
-    first = clockwise(d["n_players"], loaded, d["sheriff"])[0]
+    first = clockwise(d["n_players"], loaded_seats(d), d["sheriff"])[0]
     d.update(phase=DECLARE, step="", turn=first)
 
 
 # ---- inspection phase (§5.4-§5.6, §5.8) -------------------------------------------------
-def _choose(d: Draft, a: Choose) -> None:
+def _choose(d: Draft, a: Choose, z: Zones) -> None:
     m = a.seat
     d.update(merchant=m, talk=(), offer=None, exchange=1)
     if ("inspect", m) in d["conditions"]:
-        _decide(d, "inspect")
+        _inspect(d, z)
         return
     d.update(step=OFFER, turn=m)
 
 
-def _offer(d: Draft, a: Offer | NoOffer) -> None:
+def _offer(d: Draft, a: Offer | NoOffer, z: Zones) -> None:
     m = d["merchant"]
     d.update(step=ANSWER, turn=d["sheriff"], talk=d["talk"] + ((m, a),))
     if type(a) is Offer:
         d["offer"] = a
         if a.stand_goods:  # naming face-down goods identifies them (§5.4.1, §6)
-            named = hidden_part(counts_of(a.stand_goods))
-            if any(named):  # (legal goods lie face up: naming them identifies nothing new)
-                known = tuple(map(max, d["stand_known"][m], named))
-                d["stand_known"] = put(d["stand_known"], m, known)
+            z.identify(d, m, a.stand_goods)
 
 
-def _answer(d: Draft, a: Any) -> None:
+def _answer(d: Draft, a: Any, z: Zones) -> None:
     d["talk"] = d["talk"] + ((d["sheriff"], a),)
     kind = type(a)
     if kind is Demand:
         d.update(step=OFFER, turn=d["merchant"], exchange=d["exchange"] + 1)
+    elif kind is Inspect:
+        _inspect(d, z)
+    elif z.UNPACKS:  # the merchant empties the bag: only it knows which cards are legal goods
+        d.update(step=UNPACK, turn=d["merchant"], held="deal" if kind is Accept else "pass")
+    elif kind is Accept:
+        _accept(d, z)
     else:
-        _decide(d, "deal" if kind is Accept else "pass" if kind is Pass else "inspect")
+        _pass_bag(d, d["bags"][d["merchant"]], z)
+        _finish(d, "passed", z)
 
 
-def _decide(d: Draft, decision: str) -> None:
-    """The Sheriff's final decision about the merchant."""
-    _DECISIONS[decision](d)
-
-
-def _let_pass(d: Draft) -> None:
-    _pass_bag(d, d["bags"][d["merchant"]])
-    _finish(d, "passed")
-
-
-def _pass_bag(d: Draft, bag: Sequence[int]) -> None:
+def _pass_bag(d: Draft, bag: Any, z: Zones) -> None:
     """The bag's remaining cards onto the merchant's stand (contraband face down, §5.5)."""
     m = d["merchant"]
-    d["stands"] = put(d["stands"], m, add(d["stands"][m], bag))
-    d["bags"] = put(d["bags"], m, ZERO)
+    d["stands"] = put(d["stands"], m, z.add(d["stands"][m], bag))
+    d["bags"] = put(d["bags"], m, z.EMPTY)
 
 
-def _give(d: Draft, taker: int, cards: Sequence[int]) -> None:
+def _give(d: Draft, taker: int, cards: Any, z: Zones) -> None:
     """Goods onto a stand; face-down ones stay identified, as the transfer showed them (§6)."""
-    d["stands"] = put(d["stands"], taker, add(d["stands"][taker], cards))
-    hidden = hidden_part(cards)
+    d["stands"] = put(d["stands"], taker, z.add(d["stands"][taker], cards))
+    hidden = z.face_down(cards)
     if any(hidden):
-        d["stand_known"] = put(d["stand_known"], taker, add(d["stand_known"][taker], hidden))
+        d["stand_known"] = put(d["stand_known"], taker, z.add(d["stand_known"][taker], hidden))
 
 
-def _transfer(d: Draft, giver: int, taker: int, cards: Sequence[int]) -> None:
-    d["stands"] = put(d["stands"], giver, sub(d["stands"][giver], cards))
-    d["stand_known"] = put(d["stand_known"], giver,
-                            lower(d["stand_known"][giver], hidden_part(cards)))
-    _give(d, taker, cards)
+def _transfer(d: Draft, giver: int, taker: int, cards: Any, z: Zones) -> None:
+    d["stands"] = put(d["stands"], giver, z.without(d["stands"][giver], cards))
+    d["stand_known"] = put(d["stand_known"], giver, z.forget(d["stand_known"][giver], cards))
+    _give(d, taker, cards, z)
 
 
-def _accept(d: Draft) -> None:
+def _deal_terms(d: Draft, z: Zones) -> None:
+    """An accepted offer's gold, conditions and stand goods change hands (§5.4.3)."""
     o, m, sheriff = d["offer"], d["merchant"], d["sheriff"]
     if o.gold:
         move_gold(d, m, sheriff, o.gold)
@@ -230,41 +204,57 @@ def _accept(d: Draft) -> None:
         d["conditions"] = tuple(sorted(set(d["conditions"]) | set(o.conditions),
                                        key=lambda c: (c[1], c[0])))
     if o.stand_goods:
-        _transfer(d, m, sheriff, counts_of(o.stand_goods))
+        _transfer(d, m, sheriff, z.of(o.stand_goods), z)
+
+
+def _accept(d: Draft, z: Zones) -> None:
+    """Every face known: the bag goods of the offer are delivered only as far as they are
+    really in the bag (§5.4.3), the rest passes."""
+    _deal_terms(d, z)
+    o, m = d["offer"], d["merchant"]
     bag = d["bags"][m]
-    if o.bag_goods:  # delivered only as far as they are really in the bag (§5.4.3)
-        delivered = tuple(min(c, b) for c, b in zip(counts_of(o.bag_goods), bag, strict=True))
-        _give(d, sheriff, delivered)
-        bag = sub(bag, delivered)
-    _pass_bag(d, bag)
-    _finish(d, "deal")
+    if o.bag_goods:
+        delivered = tuple(map(min, z.of(o.bag_goods), bag))
+        _give(d, d["sheriff"], delivered, z)
+        bag = z.without(bag, delivered)
+    _pass_bag(d, bag, z)
+    _finish(d, "deal", z)
 
 
-def _inspect(d: Draft) -> None:
+def _unpack(d: Draft, a: Unpack, z: Zones) -> None:
+    """A dealt game: the merchant names what its bag hands over and what it shows (§5.4.3)."""
+    m, deal = d["merchant"], d["held"] == "deal"
+    d["held"] = ""
+    if deal:
+        _deal_terms(d, z)
+        if a.delivered:
+            _give(d, d["sheriff"], a.delivered, z)
+    _pass_bag(d, z.without(d["bags"][m], a.delivered), z)  # contraband stays face down
+    _finish(d, "deal" if deal else "passed", z)
+
+
+def _inspect(d: Draft, z: Zones) -> None:
     m = d["merchant"]
-    bag = d["bags"][m]
-    declared = IDX[d["declared"][m]]
-    kept = [0] * NG
-    kept[declared] = bag[declared]
-    confiscated = sub(bag, kept)
-    d.update(offer=None, bags=put(d["bags"], m, ZERO),
-             stands=put(d["stands"], m, add(d["stands"][m], kept)),
-             revealed=put(d["revealed"], m, ids_of(bag)),
+    bag = d["bags"][m]  # a dealt bag's faces were shown to the table first (`needs`)
+    kept, confiscated = z.split(bag, d["declared"][m])
+    d.update(offer=None, bags=put(d["bags"], m, z.EMPTY),
+             stands=put(d["stands"], m, z.add(d["stands"][m], kept)),
+             revealed=put(d["revealed"], m, z.listed(bag)),
              outcomes=put(d["outcomes"], m, "inspected"))
     if any(confiscated):
         d.update(step=CONFISCATE, turn=d["sheriff"], confiscated=confiscated)
         return
-    _settle(d, d["sheriff"], m, sum(map(operator.mul, bag, PENALTY)))
+    _settle(d, d["sheriff"], m, z.fines(bag), z)
 
 
-def _confiscate(d: Draft, a: Confiscate) -> None:
+def _confiscate(d: Draft, a: Confiscate, z: Zones) -> None:
     k = a.pile - 1
-    owed = sum(map(operator.mul, d["confiscated"], PENALTY))
-    d.update(piles=put(d["piles"], k, d["piles"][k] + a.order), confiscated=ZERO)
-    _settle(d, d["merchant"], d["sheriff"], owed)
+    owed = z.fines(d["confiscated"])
+    d.update(piles=put(d["piles"], k, d["piles"][k] + a.order), confiscated=z.EMPTY)
+    _settle(d, d["merchant"], d["sheriff"], owed, z)
 
 
-def _settle(d: Draft, payer: int, creditor: int, owed: int) -> None:
+def _settle(d: Draft, payer: int, creditor: int, owed: int, z: Zones) -> None:
     """Gold first, automatically; the rest in goods by the payer's own choice (§5.8)."""
     paid = min(d["gold"][payer], owed)
     if paid:
@@ -273,16 +263,16 @@ def _settle(d: Draft, payer: int, creditor: int, owed: int) -> None:
     if rest > 0 and any(d["stands"][payer]):
         d.update(step=PAY, turn=payer, debt=Debt(payer, creditor, rest))
         return
-    _finish(d, "inspected")
+    _finish(d, "inspected", z)
 
 
-def _pay(d: Draft, a: PayGoods) -> None:
+def _pay(d: Draft, a: PayGoods, z: Zones) -> None:
     debt = d["debt"]
-    _transfer(d, debt.payer, debt.creditor, counts_of(a.cards))
-    _finish(d, "inspected")
+    _transfer(d, debt.payer, debt.creditor, z.of(a.cards), z)
+    _finish(d, "inspected", z)
 
 
-def _finish(d: Draft, outcome: str) -> None:
+def _finish(d: Draft, outcome: str, z: Zones) -> None:
     m = d["merchant"]
     pending = tuple(p for p in d["pending"] if p != m)
     d.update(pending=pending, outcomes=put(d["outcomes"], m, outcome), offer=None,
@@ -290,48 +280,35 @@ def _finish(d: Draft, outcome: str) -> None:
     if pending:
         d.update(step=CHOOSE, turn=d["sheriff"])
     else:
-        _end_round(d)
-
-
-_DECISIONS = {"deal": _accept, "pass": _let_pass, "inspect": _inspect}
+        _end_round(d, z)
 
 
 # ---- end of round (§5.9) ----------------------------------------------------------------
-def _end_round(d: Draft) -> None:
+def _end_round(d: Draft, z: Zones) -> None:
     n = d["n_players"]
     if d["round"] + 1 >= rounds(n):
         d.update(phase=OVER, step="", turn=-1, pending=(), merchant=-1)
         return
     outgoing = d["sheriff"]
     for k in range(1, n + 1):  # clockwise from the outgoing Sheriff's left
-        p = (outgoing + k) % n
-        hand = d["hands"][p]
-        short = HAND_SIZE - sum(hand)
-        if 0 < short <= len(d["draw_pile"]):  # the common case: the draw pile has them all
-            cards, d["draw_pile"] = draw(d["draw_pile"], short)  # what the loop below draws
-            refilled = list(hand)
-            for card in cards:
-                refilled[IDX[card]] += 1
-            d["hands"] = put(d["hands"], p, tuple(refilled))
-            continue
-        while sum(d["hands"][p]) < HAND_SIZE:
-            card = _draw_deck(d)
-            if card is None:
-                break  # the discard piles do not change: nobody later can draw either (§5.7)
-            _take(d, p, IDX[card], False)
+        z.refill(d, (outgoing + k) % n)
     sheriff = (outgoing + 1) % n
-    d.update(round=d["round"] + 1, sheriff=sheriff, bags=(ZERO,) * n, declared=("",) * n,
+    d.update(round=d["round"] + 1, sheriff=sheriff, bags=(z.EMPTY,) * n, declared=("",) * n,
              pending=(), conditions=(), merchant=-1, exchange=0, offer=None, talk=(),
              outcomes=("",) * n, revealed=((),) * n, debt=None, sealed=(0,) * n, held="")
-    _market_turn(d, (sheriff + 1) % n)
+    _market_turn(d, (sheriff + 1) % n, z)
+
+
+def _declare(d: Draft, a: Declare, z: Zones) -> None:
+    declare_step(d, a)  # no card moves
 
 
 APPLY = {
     SetAside: _set_aside,
     DrawDiscard: _draw_discard,
-    DrawDeck: lambda d, a: _draw_from_deck(d),
+    DrawDeck: _draw_from_deck,
     Discard: _discard,
-    Declare: declare_step,
+    Declare: _declare,
     Choose: _choose,
     Offer: _offer,
     NoOffer: _offer,
@@ -339,17 +316,20 @@ APPLY = {
     Accept: _answer,
     Pass: _answer,
     Inspect: _answer,
+    Unpack: _unpack,
     Confiscate: _confiscate,
     PayGoods: _pay,
 }
+"""Action type -> its transition `(draft, action, zone kind)`, for every step but LOAD."""
 
 
 def next_state(s: State, actions: Mapping[int, Any]) -> State:
     """The state after one (validated) step: transitions edit a draft, built once at the end."""
+    z = Carded if len(s.aside) != NG else Counted
     d = draft(s)
     if s.phase == LOAD:
-        _load(d, actions)
+        _load(d, actions, z)
     else:
         a = actions[s.turn]
-        APPLY[type(a)](d, a)
+        APPLY[type(a)](d, a, z)
     return build(d)
