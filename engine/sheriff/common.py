@@ -1,6 +1,5 @@
-"""What both rule sets share: the plain game's on counts of goods (rules.py, checks.py) and a
-dealt game's on cards (dealt.py, dealt_checks.py). Steps that move no card, checks of words
-(claims, declarations, conditions, texts), and small helpers."""
+"""What the rules (rules.py, checks.py) share whatever the zone kind: steps that move no card,
+checks of words (claims, declarations, conditions, texts), and small helpers."""
 
 from __future__ import annotations
 
@@ -178,7 +177,7 @@ def check_text(seat: int, what: str, text: Any) -> None:
         raise illegal(seat, what, "the text holds control characters")
 
 
-def check_draw(s: State, seat: int, a: Any) -> None:
+def check_draw(s: State, seat: int, a: Any, z: Any = None) -> None:  # z: the zone kind (unread)
     if isinstance(a, DrawDiscard):
         check_pile(seat, "draw from a discard pile", a.pile)
         if s.drew_deck:
@@ -194,14 +193,14 @@ def check_draw(s: State, seat: int, a: Any) -> None:
         raise illegal(seat, "do that now", "draw a card from a discard pile or the draw pile")
 
 
-def check_declare(s: State, seat: int, a: Any) -> None:
+def check_declare(s: State, seat: int, a: Any, z: Any = None) -> None:  # z: the zone kind (unread)
     if not isinstance(a, Declare):
         raise illegal(seat, "do that now", "declare one legal good")
     if a.good not in LEGAL:
         raise illegal(seat, f"declare {a.good!r}", f"only {', '.join(LEGAL)} may be declared")
 
 
-def check_choose(s: State, seat: int, a: Any) -> None:
+def check_choose(s: State, seat: int, a: Any, z: Any = None) -> None:  # z: the zone kind (unread)
     if not isinstance(a, Choose):
         raise illegal(seat, "do that now", "choose the next merchant to deal with")
     if a.seat not in s.pending or isinstance(a.seat, bool):
@@ -230,7 +229,7 @@ def check_conditions(s: State, seat: int, conditions: Any) -> None:
                            f"the Sheriff already accepted to {OPPOSITE[kind]} seat {x} this round")
 
 
-def check_answer(s: State, seat: int, a: Any) -> None:
+def check_answer(s: State, seat: int, a: Any, z: Any = None) -> None:  # z: the zone kind (unread)
     m = s.merchant
     if isinstance(a, Demand):
         if s.exchange >= EXCHANGES:

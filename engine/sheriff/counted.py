@@ -10,24 +10,29 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
+from typing import Any
 
 from ..core.deck import draw, shuffle_or_stack
 from .cards import (
     HAND_SIZE,
     IDX,
+    IS_LEGAL,
     NG,
     PENALTY,
     PILE_START,
     REBUILD_ABOVE,
+    VALUE,
     ZERO,
     add,
     counts_of,
+    covers,
     hidden_part,
     ids_of,
     lower,
     sub,
 )
-from .common import Draft, put
+from .common import PAY_RANK, Draft, counts_named, illegal, put
+from .state import PayGoods, State
 
 Counts = tuple[int, ...]
 
@@ -95,6 +100,51 @@ def _fines(zone: Counts) -> int:
     return sum(map(operator.mul, zone, PENALTY))
 
 
+# ---- the checks of a plain game (checks.py is written on them) ----------------------------
+def _in_zone(seat: int, what: str, cards: Any, zone: Counts, missing: str) -> Counts:
+    """An action's goods as counts, all of them in `zone` (else `missing` says so)."""
+    counts = counts_named(seat, what, cards)
+    if not covers(zone, counts):
+        raise illegal(seat, what, missing)
+    return counts
+
+
+def _order(seat: int, what: str, order: Any, zone: Counts, which: str) -> None:
+    """A Discard or Confiscate order: exactly the goods of `zone`."""
+    if not isinstance(order, tuple) or not all(isinstance(c, str) and c in IDX for c in order):
+        raise illegal(seat, what, "the order must be a tuple of good ids")
+    if counts_of(order) != tuple(zone):
+        raise illegal(seat, what, f"the order must hold exactly {', '.join(ids_of(zone))}")
+
+
+def _on_stand(seat: int, what: str, cards: Any, stand: Counts, known: Counts) -> Counts:
+    """Stand goods an offer names (goods of one kind are alike: no copy is named first)."""
+    counts = counts_named(seat, what, cards)  # `_in_zone` written out: every offer comes here
+    if not covers(stand, counts):
+        raise illegal(seat, what, "those goods are not all on your stand")
+    return counts
+
+
+def _check_pay(s: State, seat: int, a: PayGoods) -> None:
+    """`checks._check_pay` on counts (the action's type is checked there)."""
+    what = "pay with those goods"
+    cards = counts_named(seat, what, a.cards, PAY_RANK)
+    stand = s.stands[seat]
+    if not a.cards:
+        raise illegal(seat, what, "hand over at least one good")
+    if not covers(stand, cards):
+        raise illegal(seat, what, "they are not all on your stand")
+    if any(n and not IS_LEGAL[i] for i, n in enumerate(cards)):
+        if any(IS_LEGAL[i] and stand[i] > cards[i] for i in range(NG)):
+            raise illegal(seat, what, "legal goods must all be handed over before contraband")
+    owed = s.debt.amount
+    total = sum(n * v for n, v in zip(cards, VALUE, strict=True))
+    if total - VALUE[IDX[a.cards[-1]]] >= owed:
+        raise illegal(seat, what, "the debt is paid before the last card (no change is given)")
+    if total < owed and cards != stand:
+        raise illegal(seat, what, f"they cover only {total} of {owed}: hand over more")
+
+
 class Counted:
     """Zone operations of the plain game (see `dealt.Carded` for the same names on cards)."""
 
@@ -121,3 +171,7 @@ class Counted:
     @staticmethod
     def before_load(d: Draft, loaders: Sequence[int]) -> None:
         """Nothing to do: a plain hand is never dealt anew (dealt.Carded deals it anew)."""
+    named = staticmethod(_in_zone)
+    order = staticmethod(_order)
+    on_stand = staticmethod(_on_stand)
+    check_pay = staticmethod(_check_pay)

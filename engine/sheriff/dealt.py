@@ -24,7 +24,7 @@ replays so).
 
 Every function here works on a state holding tokens and reads a face only where `needs` had it
 revealed first. The transitions are in rules.py. Validation, legal actions (on the seat's own knowledge) and what each seat sees
-are in dealt_checks.py; views, the log and players that think in goods in dealt_view.py.
+are in checks.py (on `Carded`) and dealt_legal.py; views, the log and players that think in goods in dealt_view.py.
 """
 
 from __future__ import annotations
@@ -46,11 +46,14 @@ from .cards import (
     PENALTY,
     PILE_START,
     REBUILD_ABOVE,
+    VALUE,
 )
-from .common import put
+from .common import PAY_RANK, counts_named, illegal, put
 from .state import (
+    PayGoods,
     State,
     TableRng,
+    Unpack,
 )
 
 Draft = dict[str, Any]
@@ -263,6 +266,100 @@ def _redeal(d: Draft, seats: Sequence[int]) -> None:
 
 
 
+# ---- the checks of a dealt game (checks.py is written on them) ---------------------------
+def _named(seat: int, what: str, cards: Any, zone: Cards) -> Cards:
+    """An action's cards: a tuple of distinct cards of `zone` (ids or tokens)."""
+    if not isinstance(cards, tuple) or not all(type(c) is str for c in cards):
+        raise illegal(seat, what, "the cards must be a tuple of card ids")
+    if len(set(cards)) != len(cards):
+        raise illegal(seat, what, "a card is named twice")
+    if not set(cards) <= set(zone):
+        raise illegal(seat, what, "they are not all there")
+    return cards
+
+
+def _faces(seat: int, what: str, cards: Cards) -> None:
+    """Cards the rules read must have been shown (`needs`); a token here is a broken table."""
+    if any(is_token(c) or c not in CARD_GOOD for c in cards):
+        raise illegal(seat, what, "those cards were not shown to the table")
+
+
+def _identified_first(seat: int, what: str, named: Cards, known: Cards) -> None:
+    """A named card of a good whose identified copies are not all named: those go first (§6:
+    the cards of one good are alike; naming or handing over one reveals no more than that)."""
+    left = {good(c) for c in known if c not in named}
+    if any(c not in known and good(c) in left for c in named):
+        raise illegal(seat, what, "name the identified cards of a good first")
+
+
+def _order(seat: int, what: str, order: Any, zone: Cards, which: str) -> None:
+    """A Discard or Confiscate order: every card of `zone` (the `which` cards), once each."""
+    _named(seat, what, order, zone)
+    if len(order) != len(zone):
+        raise illegal(seat, what, f"the order must hold every {which} card")
+
+
+def _on_stand(seat: int, what: str, cards: Any, stand: Cards, known: Cards) -> Cards:
+    """Stand goods an offer names: cards of the stand, shown, the identified ones first."""
+    cards = _named(seat, what, cards, stand)
+    _faces(seat, what, cards)
+    _identified_first(seat, what, cards, known)
+    return cards
+
+
+def _in_zone(seat: int, what: str, cards: Any, zone: Cards, missing: str) -> Cards:
+    return _named(seat, what, cards, zone)
+
+
+def _check_unpack(s: State, seat: int, a: Any) -> None:
+    """The merchant empties its bag (this kind's own step): what the table can check."""
+    what = "unpack the bag that way"
+    if not isinstance(a, Unpack):
+        raise illegal(seat, "do that now", "empty your bag: hand over the goods, show the legal ones")
+    bag = s.bags[seat]
+    delivered = _named(seat, what, a.delivered, bag)
+    face_up = _named(seat, what, a.face_up, bag)
+    _faces(seat, what, delivered + face_up)
+    if set(delivered) & set(face_up):
+        raise illegal(seat, what, "a card is both handed over and shown")
+    claim = list(counts_named(seat, what, s.offer.bag_goods)) if s.held == "deal" else [0] * NG
+    for card in delivered:
+        claim[good(card)] -= 1
+    if min(claim) < 0:
+        raise illegal(seat, what, "hand over only the goods the accepted offer names")
+    if not all(IS_LEGAL[good(c)] for c in face_up):
+        raise illegal(seat, what, "only legal goods go face up")
+    # what the table cannot check (the faces of the rest) the owner's own state does:
+    # its legal actions hand over every claimed good it has and show every legal one
+    rest = [c for c in bag if c not in delivered and c not in face_up and not is_token(c)]
+    if any(claim[good(c)] > 0 or IS_LEGAL[good(c)] for c in rest):
+        raise illegal(seat, what, "hand over every claimed good the bag holds, show every legal good")
+
+
+def _check_pay(s: State, seat: int, a: PayGoods) -> None:
+    """`checks._check_pay` on cards (the action's type is checked there)."""
+    what = "pay with those goods"
+    stand = s.stands[seat]
+    cards = _named(seat, what, a.cards, stand)
+    if not cards:
+        raise illegal(seat, what, "hand over at least one good")
+    _faces(seat, what, cards)
+    ranks = [PAY_RANK[GOODS[good(c)]] for c in cards]
+    if ranks != sorted(ranks):
+        raise illegal(seat, what, "list the cards in the order of §5.8")
+    _identified_first(seat, what, cards, s.stand_known[seat])
+    if any(not IS_LEGAL[good(c)] for c in cards) and any(
+            legal_card(c) and c not in cards for c in stand):
+        raise illegal(seat, what, "legal goods must all be handed over before contraband")
+    owed = s.debt.amount
+    total = sum(VALUE[good(c)] for c in cards)
+    if total - VALUE[good(cards[-1])] >= owed:
+        raise illegal(seat, what, "the debt is paid before the last card (no change is given)")
+    if total < owed and len(cards) != len(stand):
+        raise illegal(seat, what, f"they cover only {total} of {owed}: hand over more")
+
+
+
 class Carded:
     """Zone operations of a dealt game: zones list cards, ids or tokens (`counted.Counted`
     has the same names on counts of goods)."""
@@ -283,3 +380,8 @@ class Carded:
     split = staticmethod(_split)
     fines = staticmethod(_fines)
     before_load = staticmethod(_before_load)
+    named = staticmethod(_in_zone)
+    order = staticmethod(_order)
+    on_stand = staticmethod(_on_stand)
+    check_pay = staticmethod(_check_pay)
+    check_unpack = staticmethod(_check_unpack)

@@ -17,7 +17,7 @@ from ..core.plain import from_plain, to_plain
 from .cards import CARD_GOOD, GOODS, IDX, LEGAL, PENALTY, rounds
 from .common import loaders_of
 from .dealt import _sorted, good, good_counts, legal_card
-from .dealt_checks import _Mapped, _pick
+from .dealt_legal import _Mapped, _pick
 from .events import _action_events, closing_events
 from .scoring import final_result
 from .spaces import OrderSpace, SubsetSpace

@@ -1,5 +1,7 @@
-"""The Sheriff `Game`: the shared engine contract wired to the plain rules (rules.py,
-checks.py, view.py) or, for a dealt game, to dealt.py, dealt_checks.py and dealt_view.py."""
+"""The Sheriff `Game`: the shared engine contract wired to the rules (rules.py, checks.py:
+written once, for a plain game and a dealt one), and to what each kind shows and offers: a
+plain game's views (view.py) and conformance hooks (zones.py), a dealt game's legal actions
+(dealt_legal.py) and views (dealt_view.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from typing import Any
 
 from ..core import Game, InvalidOption, OptionSpec, Result
 from . import dealt as _dealt
-from . import dealt_checks as _dealt_checks
+from . import dealt_legal as _dealt_legal
 from . import dealt_view as _dealt_view
 from .cards import (
     ASIDE_MAX,
@@ -19,7 +21,7 @@ from .cards import (
     card_deck,
     ids_of,
 )
-from .checks import CHECKS
+from .checks import check_step
 from .common import can_draw_deck, claims_for_bag, condition_choices, loaders, pay_options
 from .counted import Counted
 from .dealt import Carded
@@ -122,7 +124,7 @@ class Sheriff(Game):
 
     def _legal_actions(self, s: State, seat: int) -> Any:
         if len(s.aside) != NG:  # a dealt game
-            return _dealt_checks.legal_actions(self, s, seat)
+            return _dealt_legal.legal_actions(self, s, seat)
         # load and declare have no sub-step; every other step name is unique to its phase
         return self._legal_by_step[s.step or s.phase](self, s, seat)
 
@@ -187,7 +189,7 @@ class Sheriff(Game):
         ]
 
     def _validate(self, s: State, seat: int, a: Any) -> None:
-        _check_step(s, seat, a)
+        check_step(s, seat, a)
 
     def _apply(self, s: State, actions: Mapping[int, Any]) -> State:
         return next_state(s, actions)
@@ -224,17 +226,17 @@ class Sheriff(Game):
         return _dealt.deck_owner(state, label)
 
     def seen(self, state: State, seat: int | None) -> frozenset[str]:
-        return _dealt_checks.seen(state, seat) if _dealt.is_dealt(state) else frozenset()
+        return _dealt_legal.seen(state, seat) if _dealt.is_dealt(state) else frozenset()
 
     def needs(self, state: State, actions: Mapping[int, Any]) -> frozenset[str]:
-        return _dealt_checks.needs(state, actions) if _dealt.is_dealt(state) else frozenset()
+        return _dealt_legal.needs(state, actions) if _dealt.is_dealt(state) else frozenset()
 
     def scored_cards(self, state: State, seat: int) -> tuple[str, ...]:
         # a stand is scored face up, its contraband turned over (§7); the plain game counts goods
         return tuple(state.stands[seat]) if _dealt.is_dealt(state) else ()
 
     def in_reach(self, state: State, seat: int) -> tuple[str, ...] | None:
-        return _dealt_checks.in_reach(state, seat) if _dealt.is_dealt(state) else None
+        return _dealt_legal.in_reach(state, seat) if _dealt.is_dealt(state) else None
 
     def describe(self, action: Any) -> str:
         return str(action)
@@ -252,13 +254,6 @@ class Sheriff(Game):
         return secret_cards(state, seat)
 
 
-def _check_step(s: State, seat: int, a: Any) -> None:
-    if len(s.aside) != NG:  # a dealt game (`dealt.is_dealt` written out: the hot path)
-        _dealt_checks.check_step(s, seat, a)
-        return
-    CHECKS[s.step or s.phase](s, seat, a)
-
-
 def _one_step(s: State, seat: int, a: Any) -> State:
     """The state after `seat`'s validated action in a step where it acts alone (not LOAD)."""
     d = draft(s)
@@ -268,7 +263,7 @@ def _one_step(s: State, seat: int, a: Any) -> State:
 
 # Game's fast lane: every action is checked by the step it is sent in; every one but a load is
 # played by the one seat to act, applied to a draft (a load takes `_apply`, even by one loader).
-Sheriff._checks = {kind: _check_step for kind in (*APPLY, Load)}
+Sheriff._checks = {kind: check_step for kind in (*APPLY, Load)}
 Sheriff._steps = {kind: _one_step for kind in APPLY}
 
 GAME = Sheriff()
