@@ -12,6 +12,7 @@ import operator
 from collections.abc import Sequence
 from typing import Any
 
+from ..core import HIDDEN
 from ..core.deck import draw, shuffle_or_stack
 from .cards import (
     HAND_SIZE,
@@ -145,6 +146,18 @@ def _check_pay(s: State, seat: int, a: PayGoods) -> None:
         raise illegal(seat, what, f"they cover only {total} of {owed}: hand over more")
 
 
+# ---- what a view lists of a plain game's zones (view.py is written on them) --------------
+def _known_first(known: Counts, total: int) -> tuple[str, ...]:
+    """Someone else's zone of `total` cards: the identified goods, then one HIDDEN per other."""
+    ids = ids_of(known)
+    return ids + (HIDDEN,) * (total - len(ids))
+
+
+def _stand_faces(stand: Counts) -> tuple[tuple[str, ...], Counts]:
+    """A stand: (its legal goods, face up, listed; its contraband and royal goods, face down)."""
+    return ids_of(tuple(n if IS_LEGAL[i] else 0 for i, n in enumerate(stand))), hidden_part(stand)
+
+
 class Counted:
     """Zone operations of the plain game (see `dealt.Carded` for the same names on cards)."""
 
@@ -175,3 +188,7 @@ class Counted:
     order = staticmethod(_order)
     on_stand = staticmethod(_on_stand)
     check_pay = staticmethod(_check_pay)
+    own = staticmethod(ids_of)  # the viewing seat's own zone, listed
+    public = staticmethod(ids_of)  # a zone face up for everyone, listed
+    known_first = staticmethod(_known_first)
+    stand_faces = staticmethod(_stand_faces)

@@ -33,7 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ..core import InvalidOption, Rng
+from ..core import HIDDEN, InvalidOption, Rng
 from ..core.deck import draw, shuffle_or_stack
 from ..core.hidden import is_token, masked
 from .cards import (
@@ -360,6 +360,24 @@ def _check_pay(s: State, seat: int, a: PayGoods) -> None:
 
 
 
+# ---- what a view lists of a dealt game's zones (view.py is written on them) ---------------
+def _known_first(known: Cards, total: int) -> Cards:
+    """Someone else's zone of `total` cards: the identified cards, then one HIDDEN per other."""
+    return _sorted(known) + (HIDDEN,) * (total - len(known))
+
+
+def _own(cards: Cards) -> Cards:
+    """A seat's own cards in its view; over the network a card just dealt to it may still be
+    on its way (a token on this machine), shown as a hidden card until it arrives."""
+    faces = [c for c in cards if not is_token(c)]
+    return _sorted(faces) + (HIDDEN,) * (len(cards) - len(faces))
+
+
+def _stand_faces(stand: Cards) -> tuple[Cards, Cards]:
+    """A stand: (its legal goods, face up, listed; the rest, face down: tokens to others)."""
+    return _sorted([c for c in stand if legal_card(c)]), tuple(c for c in stand if not legal_card(c))
+
+
 class Carded:
     """Zone operations of a dealt game: zones list cards, ids or tokens (`counted.Counted`
     has the same names on counts of goods)."""
@@ -385,3 +403,7 @@ class Carded:
     on_stand = staticmethod(_on_stand)
     check_pay = staticmethod(_check_pay)
     check_unpack = staticmethod(_check_unpack)
+    own = staticmethod(_own)
+    public = staticmethod(tuple)  # confiscated cards: shown when the bag was opened
+    known_first = staticmethod(_known_first)
+    stand_faces = staticmethod(_stand_faces)

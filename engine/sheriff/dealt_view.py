@@ -1,4 +1,5 @@
-"""A dealt game's views, log and goods-thinking players (engine/sheriff/dealt.py has its rules).
+"""A dealt game's result, log and goods-thinking players (its rules: rules.py and checks.py on
+`dealt.Carded`; its views: view.py, on the same zone kind).
 
 A view is computed on what its seat knows: its own cards are faces, other seats' cards
 tokens; it names cards by card id (`good#k`) so that a face a seat was shown is in its view.
@@ -8,36 +9,26 @@ A player that thinks in goods (the heuristic bot, a screen) reads `in_goods(view
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from ..core import HIDDEN, ActionSpace, Event, Result, Stream
 from ..core.hidden import is_token
 from ..core.plain import from_plain, to_plain
-from .cards import CARD_GOOD, GOODS, IDX, LEGAL, PENALTY, rounds
-from .common import loaders_of
-from .dealt import _sorted, good, good_counts, legal_card
+from .cards import CARD_GOOD, GOODS
+from .dealt import _sorted, good, good_counts
 from .dealt_legal import _Mapped, _pick
 from .events import _action_events, closing_events
 from .scoring import final_result
 from .spaces import OrderSpace, SubsetSpace
 from .state import (
-    CONFISCATE,
-    DECLARE,
-    INSPECT,
-    LOAD,
-    MARKET,
-    OVER,
     Choose,
     Confiscate,
-    Consequences,
     Declare,
     Discard,
     DrawDiscard,
     Inspect,
-    Inspection,
     Load,
-    SeatView,
     SetAside,
     State,
     Unpack,
@@ -45,79 +36,6 @@ from .state import (
 )
 
 Cards = tuple[str, ...]
-
-
-# ---- views ------------------------------------------------------------------------------
-def _with_unknown(known: Cards, total: int) -> Cards:
-    return _sorted(known) + (HIDDEN,) * (total - len(known))
-
-
-def _own(cards: Cards) -> Cards:
-    """A seat's own cards in its view; over the network a card just dealt to it may still be
-    on its way (a token on this machine), shown as a hidden card until it arrives."""
-    faces = [c for c in cards if not is_token(c)]
-    return _sorted(faces) + (HIDDEN,) * (len(cards) - len(faces))
-
-
-def fines(cards: Sequence[str]) -> int:
-    return sum(PENALTY[good(c)] for c in cards if c != HIDDEN)
-
-
-def inspection(bag: Cards, declared: str) -> Inspection:
-    """`view.inspection` for cards: the declared good's cards kept, the rest confiscated."""
-    kept = tuple(c for c in bag if GOODS[good(c)] == declared)
-    confiscated = tuple(c for c in bag if GOODS[good(c)] != declared)
-    return Inspection(declared, kept, confiscated, fines(confiscated) if confiscated else fines(bag))
-
-
-def _consequences(seat: int, s: State, players: Sequence[SeatView], confiscated: Cards) -> Consequences:
-    me = players[seat]
-    own = me.bag if me.bag and HIDDEN not in me.bag else ()
-    declarations = ()
-    if s.phase == DECLARE and own and not me.declared:
-        declarations = tuple(inspection(own, g) for g in LEGAL)
-    if_opened = inspection(own, me.declared) if own and me.declared else None
-    honest_fine = 0
-    if s.phase == INSPECT and s.merchant >= 0 and players[s.merchant].declared:
-        dealt = players[s.merchant]
-        honest_fine = len(dealt.bag) * PENALTY[IDX[dealt.declared]]
-    confiscation_fine = fines(confiscated) if s.step == CONFISCATE else 0
-    return Consequences(declarations, if_opened, honest_fine, confiscation_fine)
-
-
-def make_view(s: State, seat: int | None) -> View:
-    over = s.phase == OVER
-    players = []
-    for p in range(s.n_players):
-        mine = p == seat
-        hand, stand, bag = s.hands[p], s.stands[p], s.bags[p]
-        up = _sorted([c for c in stand if legal_card(c)])
-        down = [c for c in stand if not legal_card(c)]
-        aside = s.aside if (s.phase == MARKET and p == s.turn) else ()
-        players.append(SeatView(
-            seat=p,
-            gold=s.gold[p],
-            hand=_own(hand) if mine else _with_unknown(s.hand_known[p], len(hand)),
-            set_aside=_own(aside) if mine else (HIDDEN,) * len(aside),
-            bag=_own(bag) if mine else (HIDDEN,) * len(bag),
-            declared=s.declared[p],
-            stand_up=up,
-            stand_down=_own(down) if (mine or over) else _with_unknown(s.stand_known[p], len(down)),
-            outcome=s.outcomes[p],
-            revealed=s.revealed[p],
-            inspection=inspection(s.revealed[p], s.declared[p]) if s.revealed[p] else None,
-        ))
-    loaders = loaders_of(s.n_players, s.sheriff, s.hands)
-    active = () if over else tuple(sorted(loaders)) if s.phase == LOAD else (s.turn,)
-    return View(
-        seat=seat, n_players=s.n_players, royal_goods=s.royal, round=s.round,
-        rounds=rounds(s.n_players), sheriff=s.sheriff, phase=s.phase, step=s.step,
-        active=active, players=tuple(players), draw_size=len(s.draw_pile),
-        piles=(s.piles[0][::-1], s.piles[1][::-1]), drew_deck=s.drew_deck, pending=s.pending,
-        conditions=s.conditions, merchant=s.merchant, exchange=s.exchange, offer=s.offer,
-        talk=s.talk, confiscated=s.confiscated, debt=s.debt,
-        consequences=None if seat is None else _consequences(seat, s, players, s.confiscated),
-    )
 
 
 def result(s: State) -> Result:

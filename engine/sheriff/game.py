@@ -196,9 +196,7 @@ class Sheriff(Game):
 
     # ---- views and results ---------------------------------------------------------------
     def _view(self, state: State, seat: int | None) -> View:
-        if len(state.aside) != NG:  # a dealt game
-            return _dealt_view.make_view(state, seat)
-        return make_view(state, seat)
+        return make_view(state, seat)  # either zone kind (view.py)
 
     def _result(self, state: State) -> Result:
         if len(state.aside) != NG:  # a dealt game
