@@ -188,6 +188,7 @@ class Counted:
     order = staticmethod(_order)
     on_stand = staticmethod(_on_stand)
     check_pay = staticmethod(_check_pay)
+    goods = staticmethod(tuple)  # a zone as counts of goods (for the scores: already so)
     own = staticmethod(ids_of)  # the viewing seat's own zone, listed
     public = staticmethod(ids_of)  # a zone face up for everyone, listed
     known_first = staticmethod(_known_first)

@@ -403,6 +403,7 @@ class Carded:
     on_stand = staticmethod(_on_stand)
     check_pay = staticmethod(_check_pay)
     check_unpack = staticmethod(_check_unpack)
+    goods = staticmethod(good_counts)  # a zone as counts of goods (a token counts nothing)
     own = staticmethod(_own)
     public = staticmethod(tuple)  # confiscated cards: shown when the bag was opened
     known_first = staticmethod(_known_first)

@@ -12,14 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
-from ..core import HIDDEN, ActionSpace, Event, Result, Stream
+from ..core import HIDDEN, ActionSpace, Event, Stream
 from ..core.hidden import is_token
 from ..core.plain import from_plain, to_plain
 from .cards import CARD_GOOD, GOODS
-from .dealt import _sorted, good, good_counts
+from .dealt import _sorted, good
 from .dealt_legal import _Mapped, _pick
 from .events import _action_events, closing_events
-from .scoring import final_result
 from .spaces import OrderSpace, SubsetSpace
 from .state import (
     Choose,
@@ -36,12 +35,6 @@ from .state import (
 )
 
 Cards = tuple[str, ...]
-
-
-def result(s: State) -> Result:
-    """Final scoring from the stands' faces (all shown at the end; a token counts nothing)."""
-    stands = tuple(good_counts([c for c in stand if not is_token(c)]) for stand in s.stands)
-    return final_result(s.gold, stands)
 
 
 

@@ -199,9 +199,9 @@ class Sheriff(Game):
         return make_view(state, seat)  # either zone kind (view.py)
 
     def _result(self, state: State) -> Result:
-        if len(state.aside) != NG:  # a dealt game
-            return _dealt_view.result(state)
-        return final_result(state.gold, state.stands)
+        # every stand is scored face up at the end (§7): counts of goods in either zone kind
+        z = Carded if len(state.aside) != NG else Counted
+        return final_result(state.gold, tuple(map(z.goods, state.stands)))
 
     def events(self, before: State, actions: Mapping[int, Any], after: State) -> tuple:
         """Public events: bags unnamed until an inspection opens them (events.py)."""
