@@ -190,6 +190,12 @@ class Counted:
     check_pay = staticmethod(_check_pay)
     goods = staticmethod(tuple)  # a zone as counts of goods (for the scores: already so)
     own = staticmethod(ids_of)  # the viewing seat's own zone, listed
+    opened = staticmethod(ids_of)  # an inspected bag's goods, as the log names them
+
+    @staticmethod
+    def in_goods(action: Any) -> Any:
+        """An action as the log reads it: a plain game's actions name goods already."""
+        return action
     public = staticmethod(ids_of)  # a zone face up for everyone, listed
     known_first = staticmethod(_known_first)
     stand_faces = staticmethod(_stand_faces)

@@ -36,6 +36,7 @@ from typing import Any
 from ..core import HIDDEN, InvalidOption, Rng
 from ..core.deck import draw, shuffle_or_stack
 from ..core.hidden import is_token, masked
+from ..core.plain import from_plain, to_plain
 from .cards import (
     CARD_GOOD,
     CARD_RANK,
@@ -378,6 +379,32 @@ def _stand_faces(stand: Cards) -> tuple[Cards, Cards]:
     return _sorted([c for c in stand if legal_card(c)]), tuple(c for c in stand if not legal_card(c))
 
 
+# ---- a dealt game's cards as goods (its log names goods, as a plain game's does) ---------
+def in_goods(value: Any) -> Any:
+    """A view or an action with every card id written as its good id (the plain game's form)."""
+    return from_plain(_goods(to_plain(value)))
+
+
+def _goods(data: Any, token: str | None = None) -> Any:
+    if isinstance(data, str):
+        i = CARD_GOOD.get(data)
+        if i is not None:
+            return GOODS[i]
+        return token if token is not None and is_token(data) else data
+    if isinstance(data, list):
+        return [_goods(item, token) for item in data]
+    if isinstance(data, dict):
+        return {k: _goods(v, token) for k, v in data.items()}
+    return data
+
+
+def _opened(bag: Cards) -> tuple[str, ...] | None:
+    """An inspected bag's goods, as the log names them (None: its faces were not shown)."""
+    if any(map(is_token, bag)):
+        return None  # a state whose inspected bag was not shown (not a table's step)
+    return tuple(GOODS[CARD_GOOD[c]] for c in _sorted(bag))
+
+
 class Carded:
     """Zone operations of a dealt game: zones list cards, ids or tokens (`counted.Counted`
     has the same names on counts of goods)."""
@@ -405,6 +432,8 @@ class Carded:
     check_unpack = staticmethod(_check_unpack)
     goods = staticmethod(good_counts)  # a zone as counts of goods (a token counts nothing)
     own = staticmethod(_own)
+    in_goods = staticmethod(in_goods)  # an action's card ids as goods, for the log
+    opened = staticmethod(_opened)
     public = staticmethod(tuple)  # confiscated cards: shown when the bag was opened
     known_first = staticmethod(_known_first)
     stand_faces = staticmethod(_stand_faces)

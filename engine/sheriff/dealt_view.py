@@ -9,28 +9,19 @@ A player that thinks in goods (the heuristic bot, a screen) reads `in_goods(view
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..core import HIDDEN, ActionSpace, Event, Stream
+from ..core import HIDDEN, ActionSpace, Stream
 from ..core.hidden import is_token
 from ..core.plain import from_plain, to_plain
-from .cards import CARD_GOOD, GOODS
-from .dealt import _sorted, good
+from .cards import CARD_GOOD
+from .dealt import _goods, in_goods
 from .dealt_legal import _Mapped, _pick
-from .events import _action_events, closing_events
 from .spaces import OrderSpace, SubsetSpace
 from .state import (
-    Choose,
     Confiscate,
-    Declare,
     Discard,
-    DrawDiscard,
-    Inspect,
-    Load,
-    SetAside,
-    State,
-    Unpack,
     View,
 )
 
@@ -52,11 +43,6 @@ def is_dealt_view(view: View) -> bool:
     return any(card in CARD_GOOD or is_token(card) for zone in zones for card in zone)
 
 
-def in_goods(value: Any) -> Any:
-    """A view or an action with every card id written as its good id (the plain game's form)."""
-    return from_plain(_goods(to_plain(value)))
-
-
 def shown_in_goods(view: View) -> View:
     """A dealt view as a screen shows it: `in_goods`, and a card not known at this peer (a
     token) as the hidden card, as the plain game's view shows it."""
@@ -68,19 +54,6 @@ def legal_in_goods(actions: Any) -> Any:
     actions in goods, or a space whose members and samples are in goods (`to_cards` plays
     a pick with the seat's own cards)."""
     return tuple(map(in_goods, actions)) if isinstance(actions, tuple) else _InGoods(actions)
-
-
-def _goods(data: Any, token: str | None = None) -> Any:
-    if isinstance(data, str):
-        i = CARD_GOOD.get(data)
-        if i is not None:
-            return GOODS[i]
-        return token if token is not None and is_token(data) else data
-    if isinstance(data, list):
-        return [_goods(item, token) for item in data]
-    if isinstance(data, dict):
-        return {k: _goods(v, token) for k, v in data.items()}
-    return data
 
 
 def to_cards(actions: Any, choice: Any) -> Any:
@@ -130,46 +103,3 @@ def play_in_goods(choose: Callable[[View, Any], Any], view: View, actions: Any) 
         return to_cards(actions, pick)
     except (StopIteration, KeyError, AttributeError, TypeError):
         return None  # a pick naming goods the seat does not hold: the caller picks again
-
-
-# ---- the public log ---------------------------------------------------------------------
-def events(before: State, actions: Mapping[int, Any], after: State) -> tuple[Event, ...]:
-    """`events.sheriff_events` of a dealt game: the same kinds, cards named by good, read
-    from the public actions (their read faces shown) and states."""
-    out: list[Event] = []
-    for seat in sorted(actions):
-        out.extend(_action_events_dealt(before, seat, actions[seat]))
-    out.extend(_opened(before, actions))
-    return tuple(out + closing_events(before, after))
-
-
-def _action_events_dealt(before: State, seat: int, a: Any) -> list[Event]:
-    kind = type(a)
-    if kind is Declare:
-        return [Event(seat, "declare", (a.good,), amounts=(len(before.bags[seat]),))]
-    if kind is DrawDiscard:
-        top = before.piles[a.pile - 1][-1]
-        return [Event(seat, "draw_discard", (GOODS[good(top)],), amounts=(a.pile,))]
-    if kind is Unpack:  # a deal's goods change hands here, where the merchant names them
-        offer = before.offer
-        if before.held != "deal" or offer is None:
-            return []
-        cards = in_goods(_sorted(offer.stand_goods) + _sorted(a.delivered))
-        return [Event(seat, "deal_goods", cards, target=before.sheriff)] if cards else []
-    if kind in (SetAside, Load):  # face down: only how many
-        return _action_events(before, seat, a)
-    return _action_events(before, seat, in_goods(a))
-
-
-def _opened(before: State, actions: Mapping[int, Any]) -> list[Event]:
-    """The bag an inspection opened in this step (its faces shown before the step)."""
-    a = actions.get(before.turn)
-    kind = type(a)
-    m = a.seat if kind is Choose else before.merchant
-    if not (kind is Inspect or kind is Choose and ("inspect", m) in before.conditions):
-        return []
-    bag = before.bags[m]
-    if any(map(is_token, bag)):
-        return []  # a state whose inspected bag was not shown (not a table's step)
-    declared = before.declared[m]
-    return [Event(m, "bag_opened", in_goods(_sorted(bag)), (declared,) if declared else ())]

@@ -27,7 +27,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core import Event
-from .cards import IDX, counts_of, ids_of
+from .cards import GOOD_OF, GOODS, IDX, NG, counts_of, ids_of
+from .counted import Counted
+from .dealt import Carded, _sorted, in_goods
 from .state import (
     OVER,
     Accept,
@@ -46,6 +48,7 @@ from .state import (
     PayGoods,
     SetAside,
     State,
+    Unpack,
 )
 
 SPOKEN = frozenset({"declare", "offer"})
@@ -53,11 +56,15 @@ SPOKEN = frozenset({"declare", "offer"})
 
 
 def sheriff_events(before: State, actions: Mapping[int, Any], after: State) -> tuple[Event, ...]:
+    """The step's public events, for a plain game and a dealt one alike: cards named by good
+    (a dealt game's card ids read as goods, `Carded.in_goods`)."""
+    z = Carded if len(before.aside) != NG else Counted
     out: list[Event] = []
     for seat in sorted(actions):
-        out.extend(_action_events(before, seat, actions[seat]))
-    out.extend(_revealed(before, actions))
-    out.extend(_dealt(before, actions))
+        out.extend(_action_events(before, seat, actions[seat], z))
+    out.extend(_revealed(before, actions, z))
+    if not z.UNPACKS:  # a dealt game's deal hands its goods over at the unpack
+        out.extend(_dealt(before, actions))
     return tuple(out + closing_events(before, after))
 
 
@@ -72,21 +79,31 @@ def closing_events(before: State, after: State) -> list[Event]:
     return out
 
 
-def _action_events(before: State, seat: int, a: Any) -> list[Event]:
+def _action_events(before: State, seat: int, a: Any, z: Any) -> list[Event]:
+    kind = type(a)
+    if kind is Unpack:
+        return _unpacked(before, seat, a)
+    if kind is not SetAside and kind is not Load:  # (face down: only how many)
+        a = z.in_goods(a)
+    return _named_events(before, seat, a, z)
+
+
+def _named_events(before: State, seat: int, a: Any, z: Any) -> list[Event]:
     kind = type(a)
     if kind is SetAside:
         return [Event(seat, "set_aside", amounts=(len(a.cards),))]
     if kind is DrawDeck:
         return [Event(seat, "draw_deck")]
     if kind is DrawDiscard:
-        return [Event(seat, "draw_discard", (before.piles[a.pile - 1][-1],), amounts=(a.pile,))]
+        top = before.piles[a.pile - 1][-1]
+        return [Event(seat, "draw_discard", (GOODS[GOOD_OF[top]],), amounts=(a.pile,))]
     if kind is Discard or kind is Confiscate:
         word = "discard" if kind is Discard else "confiscate"
         return [Event(seat, word, a.order, amounts=(a.pile,))]
     if kind is Load:  # the cards stay in the bag: only how many
         return [Event(seat, "load", amounts=(len(a.cards),))]
     if kind is Declare:
-        return [Event(seat, "declare", (a.good,), amounts=(sum(before.bags[seat]),))]
+        return [Event(seat, "declare", (a.good,), amounts=(z.size(before.bags[seat]),))]
     if kind is Choose:
         return [Event(seat, "choose", target=a.seat)]
     if kind is Offer:
@@ -107,7 +124,16 @@ def _action_events(before: State, seat: int, a: Any) -> list[Event]:
     return [Event(seat, "described", text=str(a))]
 
 
-def _revealed(before: State, actions: Mapping[int, Any]) -> list[Event]:
+def _unpacked(before: State, seat: int, a: Unpack) -> list[Event]:
+    """A dealt game's deal: its goods change hands at the unpack, where the merchant names them."""
+    offer = before.offer
+    if before.held != "deal" or offer is None:
+        return []
+    cards = in_goods(_sorted(offer.stand_goods) + _sorted(a.delivered))
+    return [Event(seat, "deal_goods", cards, target=before.sheriff)] if cards else []
+
+
+def _revealed(before: State, actions: Mapping[int, Any], z: Any) -> list[Event]:
     """The bag an inspection opened in this step (every seat saw its goods).
 
     Read from the step itself, not from `State.revealed`: an inspection that ends the round
@@ -120,7 +146,9 @@ def _revealed(before: State, actions: Mapping[int, Any]) -> list[Event]:
     m = a.seat if kind is Choose else before.merchant
     if not (kind is Inspect or kind is Choose and ("inspect", m) in before.conditions):
         return []
-    cards = ids_of(before.bags[m])
+    cards = z.opened(before.bags[m])
+    if cards is None:
+        return []
     declared = before.declared[m]
     return [Event(m, "bag_opened", cards, (declared,) if declared else ())]
 

@@ -11,7 +11,6 @@ from typing import Any
 from ..core import Game, InvalidOption, OptionSpec, Result
 from . import dealt as _dealt
 from . import dealt_legal as _dealt_legal
-from . import dealt_view as _dealt_view
 from .cards import (
     ASIDE_MAX,
     BAG_MAX,
@@ -205,8 +204,6 @@ class Sheriff(Game):
 
     def events(self, before: State, actions: Mapping[int, Any], after: State) -> tuple:
         """Public events: bags unnamed until an inspection opens them (events.py)."""
-        if len(before.aside) != NG:  # a dealt game
-            return _dealt_view.events(before, actions, after)
         return sheriff_events(before, actions, after)
 
     # ---- hidden cards over the network (engine/sheriff/dealt.py) -------------------------
