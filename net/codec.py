@@ -166,8 +166,6 @@ BODIES: dict[str, dict[str, Callable[[Any], bool]]] = {
     "act": {"action": _any},
     "commit": {"commit": _bin(32)},
     "reveal": {"action": _any, "salt": _bin(32)},
-    "seal": {"commit": _bin(32), "public": _any},
-    "open": {"action": _any, "salt": _bin(32)},
     # the table deciding what happens to a stalled game (net/lockstep/vote.py, proofs.py)
     "vote": {"step": _int, "round": _int, "seats": _list_of(_seat, 64), "cause": _str(16),
              "choice": _str(16), "proof": _bin(limit=32)},

@@ -360,34 +360,6 @@ class Game:
         """True when a harness should stop a game that can go on forever (no round limit)."""
         return False
 
-    # ---- sealed steps (network play keeps a choice closed until the rules open it) ----
-    # A sealed simultaneous step is played over the network with each action's public part
-    # (`seal`); the full action stays with its owner, committed, until `opening` names that
-    # seat and it sends `open_action`. Local play uses the plain actions; the defaults below
-    # make no step sealed, so a game that does not override them plays exactly as before.
-    def sealed(self, state: State) -> bool:
-        """True when the current simultaneous step is sealed over the network."""
-        return False
-
-    def seal(self, state: State, seat: Seat, action: Action) -> Action:
-        """The public part of `action` in a sealed step (what every peer applies at once)."""
-        return action
-
-    def opening(self, state: State) -> Seat | None:
-        """The seat that must now open its sealed action (active == {that seat}), or None."""
-        return None
-
-    def open_action(self, state: State, seat: Seat, original: Action) -> Action:
-        """The action that opens `seat`'s sealed `original` in the open step `state`."""
-        return original
-
-    def unseal(self, state: State, seat: Seat, original: Action) -> State:
-        """`state` as `seat` knows it: its own sealed `original` applied in full.
-
-        Only for building that seat's own view on its own machine: never hashed or sent.
-        """
-        return state
-
     # ---- hidden cards over the network (engine/core/hidden.py, net/deck) --------------
     # A game with cards nobody may see says which decks the table deals with the deck protocol,
     # which faces each seat may see, and which faces a step reads. The defaults: no hidden

@@ -2,7 +2,7 @@
 
 from ..core.descriptor import SEAT, GameDescriptor, OptionDoc, Rounds
 from . import scorepad
-from .rules import GAME, Sheriff
+from .game import GAME, Sheriff
 from .scorepad import score_pad
 
 __all__ = ["DESCRIPTOR", "GAME", "Sheriff", "score_pad"]

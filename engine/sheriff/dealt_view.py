@@ -1,4 +1,5 @@
-"""A dealt game's views, log and goods-thinking players (engine/sheriff/dealt.py has its rules).
+"""A dealt game's result, log and goods-thinking players (its rules: rules.py and checks.py on
+`dealt.Carded`; its views: view.py, on the same zone kind).
 
 A view is computed on what its seat knows: its own cards are faces, other seats' cards
 tokens; it names cards by card id (`good#k`) so that a face a seat was shown is in its view.
@@ -8,120 +9,23 @@ A player that thinks in goods (the heuristic bot, a screen) reads `in_goods(view
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..core import HIDDEN, ActionSpace, Event, Result, Stream
+from ..core import HIDDEN, ActionSpace, Stream
 from ..core.hidden import is_token
 from ..core.plain import from_plain, to_plain
-from .cards import CARD_GOOD, GOODS, IDX, LEGAL, PENALTY, rounds
-from .dealt import _loaders, _Mapped, _pick, _sorted, good, good_counts, legal_card
-from .events import _action_events, closing_events
-from .scoring import final_result
+from .cards import CARD_GOOD
+from .dealt import _goods, in_goods
+from .dealt_legal import _Mapped, _pick
 from .spaces import OrderSpace, SubsetSpace
 from .state import (
-    CONFISCATE,
-    DECLARE,
-    INSPECT,
-    LOAD,
-    MARKET,
-    OVER,
-    Choose,
     Confiscate,
-    Consequences,
-    Declare,
     Discard,
-    DrawDiscard,
-    Inspect,
-    Inspection,
-    Load,
-    SeatView,
-    SetAside,
-    State,
-    Unpack,
     View,
 )
 
 Cards = tuple[str, ...]
-
-
-# ---- views ------------------------------------------------------------------------------
-def _with_unknown(known: Cards, total: int) -> Cards:
-    return _sorted(known) + (HIDDEN,) * (total - len(known))
-
-
-def _own(cards: Cards) -> Cards:
-    """A seat's own cards in its view; over the network a card just dealt to it may still be
-    on its way (a token on this machine), shown as a hidden card until it arrives."""
-    faces = [c for c in cards if not is_token(c)]
-    return _sorted(faces) + (HIDDEN,) * (len(cards) - len(faces))
-
-
-def fines(cards: Sequence[str]) -> int:
-    return sum(PENALTY[good(c)] for c in cards if c != HIDDEN)
-
-
-def inspection(bag: Cards, declared: str) -> Inspection:
-    """`view.inspection` for cards: the declared good's cards kept, the rest confiscated."""
-    kept = tuple(c for c in bag if GOODS[good(c)] == declared)
-    confiscated = tuple(c for c in bag if GOODS[good(c)] != declared)
-    return Inspection(declared, kept, confiscated, fines(confiscated) if confiscated else fines(bag))
-
-
-def _consequences(seat: int, s: State, players: Sequence[SeatView], confiscated: Cards) -> Consequences:
-    me = players[seat]
-    own = me.bag if me.bag and HIDDEN not in me.bag else ()
-    declarations = ()
-    if s.phase == DECLARE and own and not me.declared:
-        declarations = tuple(inspection(own, g) for g in LEGAL)
-    if_opened = inspection(own, me.declared) if own and me.declared else None
-    honest_fine = 0
-    if s.phase == INSPECT and s.merchant >= 0 and players[s.merchant].declared:
-        dealt = players[s.merchant]
-        honest_fine = len(dealt.bag) * PENALTY[IDX[dealt.declared]]
-    confiscation_fine = fines(confiscated) if s.step == CONFISCATE else 0
-    return Consequences(declarations, if_opened, honest_fine, confiscation_fine)
-
-
-def make_view(s: State, seat: int | None) -> View:
-    over = s.phase == OVER
-    players = []
-    for p in range(s.n_players):
-        mine = p == seat
-        hand, stand, bag = s.hands[p], s.stands[p], s.bags[p]
-        up = _sorted([c for c in stand if legal_card(c)])
-        down = [c for c in stand if not legal_card(c)]
-        aside = s.aside if (s.phase == MARKET and p == s.turn) else ()
-        players.append(SeatView(
-            seat=p,
-            gold=s.gold[p],
-            hand=_own(hand) if mine else _with_unknown(s.hand_known[p], len(hand)),
-            set_aside=_own(aside) if mine else (HIDDEN,) * len(aside),
-            bag=_own(bag) if mine else (HIDDEN,) * len(bag),
-            declared=s.declared[p],
-            stand_up=up,
-            stand_down=_own(down) if (mine or over) else _with_unknown(s.stand_known[p], len(down)),
-            outcome=s.outcomes[p],
-            revealed=s.revealed[p],
-            inspection=inspection(s.revealed[p], s.declared[p]) if s.revealed[p] else None,
-        ))
-    loaders = _loaders(s.n_players, s.sheriff, s.hands)
-    active = () if over else tuple(sorted(loaders)) if s.phase == LOAD else (s.turn,)
-    return View(
-        seat=seat, n_players=s.n_players, royal_goods=s.royal, round=s.round,
-        rounds=rounds(s.n_players), sheriff=s.sheriff, phase=s.phase, step=s.step,
-        active=active, players=tuple(players), draw_size=len(s.draw_pile),
-        piles=(s.piles[0][::-1], s.piles[1][::-1]), drew_deck=s.drew_deck, pending=s.pending,
-        conditions=s.conditions, merchant=s.merchant, exchange=s.exchange, offer=s.offer,
-        talk=s.talk, confiscated=s.confiscated, debt=s.debt,
-        consequences=None if seat is None else _consequences(seat, s, players, s.confiscated),
-    )
-
-
-def result(s: State) -> Result:
-    """Final scoring from the stands' faces (all shown at the end; a token counts nothing)."""
-    stands = tuple(good_counts([c for c in stand if not is_token(c)]) for stand in s.stands)
-    return final_result(s.gold, stands)
 
 
 
@@ -139,11 +43,6 @@ def is_dealt_view(view: View) -> bool:
     return any(card in CARD_GOOD or is_token(card) for zone in zones for card in zone)
 
 
-def in_goods(value: Any) -> Any:
-    """A view or an action with every card id written as its good id (the plain game's form)."""
-    return from_plain(_goods(to_plain(value)))
-
-
 def shown_in_goods(view: View) -> View:
     """A dealt view as a screen shows it: `in_goods`, and a card not known at this peer (a
     token) as the hidden card, as the plain game's view shows it."""
@@ -155,19 +54,6 @@ def legal_in_goods(actions: Any) -> Any:
     actions in goods, or a space whose members and samples are in goods (`to_cards` plays
     a pick with the seat's own cards)."""
     return tuple(map(in_goods, actions)) if isinstance(actions, tuple) else _InGoods(actions)
-
-
-def _goods(data: Any, token: str | None = None) -> Any:
-    if isinstance(data, str):
-        i = CARD_GOOD.get(data)
-        if i is not None:
-            return GOODS[i]
-        return token if token is not None and is_token(data) else data
-    if isinstance(data, list):
-        return [_goods(item, token) for item in data]
-    if isinstance(data, dict):
-        return {k: _goods(v, token) for k, v in data.items()}
-    return data
 
 
 def to_cards(actions: Any, choice: Any) -> Any:
@@ -217,46 +103,3 @@ def play_in_goods(choose: Callable[[View, Any], Any], view: View, actions: Any) 
         return to_cards(actions, pick)
     except (StopIteration, KeyError, AttributeError, TypeError):
         return None  # a pick naming goods the seat does not hold: the caller picks again
-
-
-# ---- the public log ---------------------------------------------------------------------
-def events(before: State, actions: Mapping[int, Any], after: State) -> tuple[Event, ...]:
-    """`events.sheriff_events` of a dealt game: the same kinds, cards named by good, read
-    from the public actions (their read faces shown) and states."""
-    out: list[Event] = []
-    for seat in sorted(actions):
-        out.extend(_action_events_dealt(before, seat, actions[seat]))
-    out.extend(_opened(before, actions))
-    return tuple(out + closing_events(before, after))
-
-
-def _action_events_dealt(before: State, seat: int, a: Any) -> list[Event]:
-    kind = type(a)
-    if kind is Declare:
-        return [Event(seat, "declare", (a.good,), amounts=(len(before.bags[seat]),))]
-    if kind is DrawDiscard:
-        top = before.piles[a.pile - 1][-1]
-        return [Event(seat, "draw_discard", (GOODS[good(top)],), amounts=(a.pile,))]
-    if kind is Unpack:  # a deal's goods change hands here, where the merchant names them
-        offer = before.offer
-        if before.held != "deal" or offer is None:
-            return []
-        cards = in_goods(_sorted(offer.stand_goods) + _sorted(a.delivered))
-        return [Event(seat, "deal_goods", cards, target=before.sheriff)] if cards else []
-    if kind in (SetAside, Load):  # face down: only how many
-        return _action_events(before, seat, a)
-    return _action_events(before, seat, in_goods(a))
-
-
-def _opened(before: State, actions: Mapping[int, Any]) -> list[Event]:
-    """The bag an inspection opened in this step (its faces shown before the step)."""
-    a = actions.get(before.turn)
-    kind = type(a)
-    m = a.seat if kind is Choose else before.merchant
-    if not (kind is Inspect or kind is Choose and ("inspect", m) in before.conditions):
-        return []
-    bag = before.bags[m]
-    if any(map(is_token, bag)):
-        return []  # a state whose inspected bag was not shown (not a table's step)
-    declared = before.declared[m]
-    return [Event(m, "bag_opened", in_goods(_sorted(bag)), (declared,) if declared else ())]

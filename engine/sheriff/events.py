@@ -6,7 +6,7 @@ Kinds (seat = who acted):
 
 - "set_aside": amounts = (cards,); "draw_deck"; "draw_discard": cards = the card, amounts = (pile,)
 - "discard" / "confiscate": cards = the goods, top last; amounts = (pile,)
-- "load": amounts = (cards in the bag,); "open_bag" (network play: the bag is handed over)
+- "load": amounts = (cards in the bag,)
 - "declare": cards = (the good declared,), amounts = (cards in the bag,)
 - "choose" / "pass" / "inspect": target = the merchant
 - "offer": target = the Sheriff; amounts = (gold,); cards = goods from the stand; other =
@@ -27,7 +27,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core import Event
-from .cards import IDX, counts_of, ids_of
+from .cards import GOOD_OF, GOODS, IDX, NG, counts_of, ids_of
+from .counted import Counted
+from .dealt import Carded, _sorted, in_goods
 from .state import (
     OVER,
     Accept,
@@ -42,12 +44,11 @@ from .state import (
     Load,
     NoOffer,
     Offer,
-    OpenBag,
     Pass,
     PayGoods,
-    SealedLoad,
     SetAside,
     State,
+    Unpack,
 )
 
 SPOKEN = frozenset({"declare", "offer"})
@@ -55,11 +56,15 @@ SPOKEN = frozenset({"declare", "offer"})
 
 
 def sheriff_events(before: State, actions: Mapping[int, Any], after: State) -> tuple[Event, ...]:
+    """The step's public events, for a plain game and a dealt one alike: cards named by good
+    (a dealt game's card ids read as goods, `Carded.in_goods`)."""
+    z = Carded if len(before.aside) != NG else Counted
     out: list[Event] = []
     for seat in sorted(actions):
-        out.extend(_action_events(before, seat, actions[seat]))
-    out.extend(_revealed(before, actions))
-    out.extend(_dealt(before, actions))
+        out.extend(_action_events(before, seat, actions[seat], z))
+    out.extend(_revealed(before, actions, z))
+    if not z.UNPACKS:  # a dealt game's deal hands its goods over at the unpack
+        out.extend(_dealt(before, actions))
     return tuple(out + closing_events(before, after))
 
 
@@ -74,23 +79,31 @@ def closing_events(before: State, after: State) -> list[Event]:
     return out
 
 
-def _action_events(before: State, seat: int, a: Any) -> list[Event]:
+def _action_events(before: State, seat: int, a: Any, z: Any) -> list[Event]:
+    kind = type(a)
+    if kind is Unpack:
+        return _unpacked(before, seat, a)
+    if kind is not SetAside and kind is not Load:  # (face down: only how many)
+        a = z.in_goods(a)
+    return _named_events(before, seat, a, z)
+
+
+def _named_events(before: State, seat: int, a: Any, z: Any) -> list[Event]:
     kind = type(a)
     if kind is SetAside:
         return [Event(seat, "set_aside", amounts=(len(a.cards),))]
     if kind is DrawDeck:
         return [Event(seat, "draw_deck")]
     if kind is DrawDiscard:
-        return [Event(seat, "draw_discard", (before.piles[a.pile - 1][-1],), amounts=(a.pile,))]
+        top = before.piles[a.pile - 1][-1]
+        return [Event(seat, "draw_discard", (GOODS[GOOD_OF[top]],), amounts=(a.pile,))]
     if kind is Discard or kind is Confiscate:
         word = "discard" if kind is Discard else "confiscate"
         return [Event(seat, word, a.order, amounts=(a.pile,))]
-    if kind is Load or kind is SealedLoad:  # the cards stay in the bag: only how many
-        return [Event(seat, "load", amounts=(len(a.cards) if kind is Load else a.count,))]
-    if kind is OpenBag:
-        return [Event(seat, "open_bag")]
+    if kind is Load:  # the cards stay in the bag: only how many
+        return [Event(seat, "load", amounts=(len(a.cards),))]
     if kind is Declare:
-        return [Event(seat, "declare", (a.good,), amounts=(before.sealed[seat] + sum(before.bags[seat]),))]
+        return [Event(seat, "declare", (a.good,), amounts=(z.size(before.bags[seat]),))]
     if kind is Choose:
         return [Event(seat, "choose", target=a.seat)]
     if kind is Offer:
@@ -111,7 +124,16 @@ def _action_events(before: State, seat: int, a: Any) -> list[Event]:
     return [Event(seat, "described", text=str(a))]
 
 
-def _revealed(before: State, actions: Mapping[int, Any]) -> list[Event]:
+def _unpacked(before: State, seat: int, a: Unpack) -> list[Event]:
+    """A dealt game's deal: its goods change hands at the unpack, where the merchant names them."""
+    offer = before.offer
+    if before.held != "deal" or offer is None:
+        return []
+    cards = in_goods(_sorted(offer.stand_goods) + _sorted(a.delivered))
+    return [Event(seat, "deal_goods", cards, target=before.sheriff)] if cards else []
+
+
+def _revealed(before: State, actions: Mapping[int, Any], z: Any) -> list[Event]:
     """The bag an inspection opened in this step (every seat saw its goods).
 
     Read from the step itself, not from `State.revealed`: an inspection that ends the round
@@ -122,13 +144,10 @@ def _revealed(before: State, actions: Mapping[int, Any]) -> list[Event]:
     a = actions[before.turn]
     kind = type(a)
     m = a.seat if kind is Choose else before.merchant
-    if kind is Inspect or kind is Choose and ("inspect", m) in before.conditions:
-        if before.sealed[m]:
-            return []  # a sealed bag is opened by its merchant first (OpenBag)
-        cards = ids_of(before.bags[m])
-    elif kind is OpenBag and before.held == "inspect":
-        cards = tuple(sorted(a.cards, key=IDX.__getitem__))
-    else:
+    if not (kind is Inspect or kind is Choose and ("inspect", m) in before.conditions):
+        return []
+    cards = z.opened(before.bags[m])
+    if cards is None:
         return []
     declared = before.declared[m]
     return [Event(m, "bag_opened", cards, (declared,) if declared else ())]
@@ -140,12 +159,9 @@ def _dealt(before: State, actions: Mapping[int, Any]) -> list[Event]:
         return []
     a = actions[before.turn]
     m = before.merchant
-    if type(a) is Accept and not before.sealed[m]:
-        bag = before.bags[m]
-    elif type(a) is OpenBag and before.held == "deal":
-        bag = counts_of(a.cards)
-    else:
+    if type(a) is not Accept:
         return []
+    bag = before.bags[m]
     offer = before.offer
     delivered = tuple(min(c, b) for c, b in zip(counts_of(offer.bag_goods), bag, strict=True))
     cards = tuple(sorted(offer.stand_goods, key=IDX.__getitem__)) + ids_of(delivered)

@@ -21,12 +21,13 @@ Counts = tuple[int, ...]
 Zone = Counts | tuple[str, ...]
 """A card zone: a plain game counts its goods (`Counts`); a dealt game lists its cards."""
 Condition = tuple[str, int]  # ("inspect", seat) or ("pass", seat)
+OPPOSITE = {"inspect": "pass", "pass": "inspect"}
+"""Each kind of condition an offer may name (§5.4.1) and the one it contradicts."""
 
 MARKET, LOAD, DECLARE, INSPECT, OVER = "market", "load", "declare", "inspect", "over"
 # steps inside MARKET and INSPECT
 ASIDE, DRAW, DISCARD = "set_aside", "draw", "discard"
 CHOOSE, OFFER, ANSWER, CONFISCATE, PAY = "choose", "offer", "answer", "confiscate", "pay"
-OPEN = "open"  # network play only: a sealed bag is opened before the Sheriff's decision applies
 UNPACK = "unpack"  # a dealt game only: the merchant turns a passed bag's legal goods face up
 
 PROMISE_MAX = 200
@@ -80,32 +81,6 @@ class Load:
 
     def __str__(self) -> str:
         return f"load {len(self.cards)} card(s) into the bag"
-
-
-@plain("sheriff.SealedLoad")
-@dataclass(frozen=True, slots=True)
-class SealedLoad:
-    """The public part of a `Load` over the network: only how many cards went into the bag.
-
-    The cards stay in the merchant's hand pool (state `sealed`) until the bag is dealt with;
-    then the merchant opens it with `OpenBag`.
-    """
-
-    count: int
-
-    def __str__(self) -> str:
-        return f"load {self.count} card(s) into the bag"
-
-
-@plain("sheriff.OpenBag")
-@dataclass(frozen=True, slots=True)
-class OpenBag:
-    """Network play: the sealed bag's cards, shown when the Sheriff's decision needs them."""
-
-    cards: tuple[str, ...]
-
-    def __str__(self) -> str:
-        return f"open the bag ({len(self.cards)} card(s))"
 
 
 @plain("sheriff.Unpack")
@@ -227,8 +202,7 @@ class PayGoods:
         return f"pay with {', '.join(self.cards)}"
 
 
-ACTIONS = (SetAside, DrawDiscard, DrawDeck, Discard, Load, SealedLoad, OpenBag, Unpack, Declare,
-           Choose, Offer, NoOffer, Demand, Accept, Pass, Inspect, Confiscate, PayGoods)
+ACTIONS = (SetAside, DrawDiscard, DrawDeck, Discard, Load, Unpack, Declare, Choose, Offer, NoOffer, Demand, Accept, Pass, Inspect, Confiscate, PayGoods)
 """Every Sheriff action type (`Game.action_types`)."""
 
 
@@ -292,8 +266,11 @@ class State:
     debt: Debt | None
     outcomes: tuple[str, ...]  # this round per seat: "", "passed", "deal", "inspected"
     revealed: tuple[tuple[str, ...], ...]  # bags opened by inspection this round
-    sealed: tuple[int, ...]  # per seat: size of a bag loaded sealed (cards still in the hand pool)
-    held: str  # OPEN step: the Sheriff's decision waiting for the bag ("pass", "deal", "inspect")
+    # always zeros: a bag once loaded "sealed" over the network kept its size here. The field
+    # stays because it is part of every state's canonical encoding, so of the state hashes that
+    # golden playthroughs (tests/vectors/golden.json) and logs pin.
+    sealed: tuple[int, ...]
+    held: str  # UNPACK step of a dealt game: the Sheriff's decision being carried out ("pass", "deal")
 
 
 STATE_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(State))

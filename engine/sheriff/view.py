@@ -1,4 +1,5 @@
-"""What inspections and offers lead to (§5.4-5.8), from what the viewing seat may know.
+"""Views (`make_view`, written once on the zone kind, as the rules are) and what inspections and
+offers lead to (§5.4-5.8), from what the viewing seat may know.
 
 A screen shows each declaration with what an inspection would then do, the Sheriff's answers
 with what they cost, the fines of an opened bag and of confiscated goods, and what an offer
@@ -11,12 +12,27 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import Any
 
 from ..core import HIDDEN
-from .cards import IDX, LEGAL, PENALTY
-from .state import CONFISCATE, DECLARE, INSPECT, Consequences, Inspection, SeatView
-
-OPPOSITE = {"inspect": "pass", "pass": "inspect"}
+from .cards import GOOD_OF, IDX, LEGAL, NG, PENALTY, rounds
+from .common import loaders
+from .counted import Counted
+from .dealt import Carded
+from .state import (
+    CONFISCATE,
+    DECLARE,
+    INSPECT,
+    LOAD,
+    MARKET,
+    OPPOSITE,
+    OVER,
+    Consequences,
+    Inspection,
+    SeatView,
+    State,
+    View,
+)
 
 
 def condition_kinds(accepted: Sequence[tuple[str, int]], merchant: int) -> tuple[str, ...]:
@@ -33,16 +49,18 @@ def market_turn_over(sheriff: int, n_players: int, acting: int, merchant: int) -
     return merchant in order and acting in order and order.index(merchant) < order.index(acting)
 
 
-def fines(goods: Sequence[str]) -> int:
-    """The penalty of each good, added up (unknown goods count nothing)."""
-    return sum(PENALTY[IDX[good]] for good in goods if good != HIDDEN)
+def fines(cards: Sequence[str]) -> int:
+    """The penalty of each card's good, added up (unknown cards count nothing); a card is a
+    good id (a plain game) or a card id (a dealt game)."""
+    return sum(PENALTY[GOOD_OF[card]] for card in cards if card != HIDDEN)
 
 
 def inspection(bag: Sequence[str], declared: str) -> Inspection:
     """Opening `bag` declared as `declared`: the declared goods are kept, the rest confiscated;
     honest, the Sheriff pays the fines of the whole bag, else the merchant pays for the rest."""
-    kept = tuple(good for good in bag if good == declared)
-    confiscated = tuple(good for good in bag if good != declared)
+    i = IDX[declared]
+    kept = tuple(card for card in bag if GOOD_OF.get(card) == i)
+    confiscated = tuple(card for card in bag if GOOD_OF.get(card) != i)
     return Inspection(declared, kept, confiscated, fines(confiscated) if confiscated else fines(bag))
 
 
@@ -83,3 +101,44 @@ def consequences(
         honest_fine = len(dealt.bag) * PENALTY[IDX[dealt.declared]]
     confiscation_fine = fines(confiscated) if step == CONFISCATE else 0
     return Consequences(declarations, if_opened, honest_fine, confiscation_fine)
+
+
+
+# ---- views ------------------------------------------------------------------------------
+def make_view(s: State, seat: int | None) -> View:
+    """What `seat` may know (None: a spectator), listed by the state's zone kind: good ids in a
+    plain game, card ids in a dealt one (a card not known here is HIDDEN)."""
+    z = Carded if len(s.aside) != NG else Counted
+    over = s.phase == OVER
+    players = tuple(_seat_view(s, p, p == seat, over, z) for p in range(s.n_players))
+    active = () if over else tuple(sorted(loaders(s))) if s.phase == LOAD else (s.turn,)
+    confiscated = z.public(s.confiscated)
+    return View(
+        seat=seat, n_players=s.n_players, royal_goods=s.royal, round=s.round,
+        rounds=rounds(s.n_players), sheriff=s.sheriff, phase=s.phase, step=s.step,
+        active=active, players=players, draw_size=len(s.draw_pile),
+        piles=(s.piles[0][::-1], s.piles[1][::-1]), drew_deck=s.drew_deck, pending=s.pending,
+        conditions=s.conditions, merchant=s.merchant, exchange=s.exchange, offer=s.offer,
+        talk=s.talk, confiscated=confiscated, debt=s.debt,
+        consequences=None if seat is None else consequences(
+            seat, s.phase, s.step, players, s.merchant, confiscated),
+    )
+
+
+def _seat_view(s: State, p: int, mine: bool, over: bool, z: Any) -> SeatView:
+    hand, bag = s.hands[p], s.bags[p]
+    up, down = z.stand_faces(s.stands[p])
+    aside = s.aside if (s.phase == MARKET and p == s.turn) else z.EMPTY
+    return SeatView(
+        seat=p,
+        gold=s.gold[p],
+        hand=z.own(hand) if mine else z.known_first(s.hand_known[p], z.size(hand)),
+        set_aside=z.own(aside) if mine else (HIDDEN,) * z.size(aside),
+        bag=z.own(bag) if mine else (HIDDEN,) * z.size(bag),
+        declared=s.declared[p],
+        stand_up=up,
+        stand_down=z.own(down) if (mine or over) else z.known_first(s.stand_known[p], z.size(down)),
+        outcome=s.outcomes[p],
+        revealed=s.revealed[p],
+        inspection=inspection(s.revealed[p], s.declared[p]) if s.revealed[p] else None,
+    )

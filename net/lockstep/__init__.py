@@ -5,7 +5,7 @@ spectator). It is fed decoded envelopes (`receive`) and local choices (`decide`,
 returns `Output`s for the shell (net/peer.py) to carry out in order: persist a secret, append
 to the disk log, publish, tell the screen. Every rule of the protocol lives in this package, so
 it is tested without a network; the phases are lobby.py, seed.py, steps.py (with
-simultaneous.py and sealed.py), sync.py and social.py.
+simultaneous.py), sync.py and social.py.
 """
 
 from .outputs import (
@@ -19,7 +19,6 @@ from .outputs import (
     Note,
     Output,
     Publish,
-    SealedChoice,
     Secret,
     TableInfo,
 )
@@ -28,6 +27,6 @@ from .social import presence_payload
 
 __all__ = [
     "MAX_AHEAD", "MAX_BUFFERED", "SETUP_KINDS", "STEP_KINDS", "SYNC_CHUNK", "SYNCABLE",
-    "Keep", "Lockstep", "Note", "Output", "Publish", "SealedChoice", "Secret", "TableInfo",
+    "Keep", "Lockstep", "Note", "Output", "Publish", "Secret", "TableInfo",
     "presence_payload",
 ]

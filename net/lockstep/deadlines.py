@@ -67,12 +67,12 @@ class Deadlines:
         self.offline_since = dict.fromkeys(self.offline_since, now)
 
     def limit(self) -> int:
-        """Seconds for the wait in progress: to reveal (or open), or to act."""
+        """Seconds for the wait in progress: to reveal, or to act."""
         steps, r = self.steps, self.steps.round
         if self.ctx.phase in ("seed", "ending") or steps.dealing.busy():  # seed shares, deck passes, keys
             return self.seconds("reveal")  # they go out by themselves: nobody thinks
         mode = steps.step_mode()
-        revealing = mode == "open" or mode == "commit" and all(s in r.commits for s in steps.active())
+        revealing = mode == "commit" and all(s in r.commits for s in steps.active())
         return self.seconds("reveal" if revealing else "act")
 
     def left(self) -> float | None:

@@ -10,7 +10,7 @@ import msgpack
 from ..codec import MAX_SIZE
 
 SETUP_KINDS = frozenset({"seat", "kick", "start", "seed_commit", "seed_reveal"})
-STEP_KINDS = frozenset({"act", "commit", "reveal", "seal", "open"})
+STEP_KINDS = frozenset({"act", "commit", "reveal"})
 TABLE_KINDS = frozenset({"vote", "proof", "handover"})  # the table deciding about a stall
 DECK_KINDS = frozenset({"deck_own", "deck_mask", "deck_shuffle", "deck_lock", "deck_show", "deck_open",
                         "deck_audit", "deck_handover", "deck_ask", "deck_give", "deck_score",
@@ -57,16 +57,6 @@ class Note:
 
 
 Output = Publish | Keep | Secret | Note
-
-
-@dataclass(frozen=True)
-class SealedChoice:
-    """A seat's sealed action as every peer holds it until the seat opens it."""
-
-    step: int  # the sealed step (its number is part of the commitment)
-    commit: bytes
-    public: Any  # the public part every peer applied
-    state: Any  # the state of the sealed step, to check the opened action against
 
 
 @dataclass

@@ -2,8 +2,7 @@
 
 Three faults can be proven, each by the offending envelopes themselves (the `evidence`):
 - "equivocation": two different messages of one kind, seat and step, both signed by the seat;
-- "reveal": a commitment (`commit` or `seal`) and its opening (`reveal` or `open`) that does not
-  match it, or opens no valid action;
+- "reveal": a `commit` and its `reveal` that does not match it, or opens no valid action;
 - "hash": a step message whose state hash or chain differs from the one every honest peer
   computed for that step (each verifier compares with its own).
 A peer that detects one publishes a `proof` on the log; every peer checks it before acting on it
@@ -203,10 +202,9 @@ class Proofs:
         if len(envs) != 2:
             return "a commitment and its opening are needed"
         commit, opening = envs
-        pairs = {("commit", "reveal"), ("seal", "open")}
-        if (commit.kind, opening.kind) not in pairs:
+        if (commit.kind, opening.kind) != ("commit", "reveal"):
             return "a commitment and its opening are needed"
-        if commit.kind == "commit" and commit.step != opening.step or opening.step < commit.step:
+        if commit.step != opening.step:
             return "the opening is not for that commitment's step"
         try:
             action = from_plain(opening.body["action"])

@@ -119,7 +119,6 @@ class Lockstep:
 
     state = _shared("steps", "state")
     game_log = _shared("steps", "game_log")
-    sealed = _shared("steps", "sealed")
     offline = _shared("social", "offline")
 
     @property
@@ -148,11 +147,11 @@ class Lockstep:
         return self.steps.active()
 
     def step_mode(self) -> str:
-        """How the current step is played: "act", "commit", "seal" or "open" (see steps.py)."""
+        """How the current step is played: "act" or "commit" (see steps.py)."""
         return self.steps.step_mode()
 
     def simultaneous(self) -> bool:
-        return self.step_mode() in ("commit", "seal")
+        return self.step_mode() == "commit"
 
     def awaited(self) -> frozenset[int]:
         """Seats whose message the table is waiting for now (shown on screen)."""
@@ -374,8 +373,8 @@ class Lockstep:
         if not 0 <= env.seat < len(keys):
             return f"seat {env.seat} does not exist at this table"
         signer = self.ctx.signers.get(env.seat, keys[env.seat])  # a seat handed to a bot
-        # after a handover the leaver's key still votes, and still opens what it committed before
-        kept = env.kind in TABLE_KINDS or env.kind in ("reveal", "open", "deck_handover")
+        # after a handover the leaver's key still votes, and still reveals what it committed before
+        kept = env.kind in TABLE_KINDS or env.kind in ("reveal", "deck_handover")
         if signer != env.sender and not (kept and keys[env.seat] == env.sender):
             return f"seat {env.seat} is bound to another key (sender {peer_id(env.sender)})"
         return None

@@ -1,10 +1,8 @@
-"""Play: the game advances one step at a time, each step in one of four modes.
+"""Play: the game advances one step at a time, each step in one of two modes.
 
-"act" (one active seat publishes its action), "commit" (simultaneous: commit, then reveal;
-`simultaneous.py`), "seal" (a sealed simultaneous step: each seat commits and publishes only
-its action's public part, applied at once) and "open" (the game names a seat that must open
-its sealed action: its peer sends the opening by itself); the last two are in `sealed.py`.
-This module holds what every mode shares: checks on arrival, applying a step, the chain.
+"act" (one active seat publishes its action) and "commit" (simultaneous: commit, then reveal;
+`simultaneous.py`). This module holds what both share: checks on arrival, applying a step,
+the chain.
 """
 
 from __future__ import annotations
@@ -32,33 +30,28 @@ from ..codec import Envelope
 from .buffer import Buffer
 from .context import Context, restates
 from .dealing import Dealing
-from .outputs import Keep, Note, Output, Publish, SealedChoice, Secret, unpack
-from .sealed import Sealing
+from .outputs import Keep, Note, Output, Publish, Secret, unpack
 from .simultaneous import CommitReveal
 
 log = logging.getLogger("gamenight.net")
 
-KINDS_OF_MODE = {
-    "act": ("act",), "commit": ("commit", "reveal"), "seal": ("seal",), "open": ("open",),
-}
+KINDS_OF_MODE = {"act": ("act",), "commit": ("commit", "reveal")}
 
 
 @dataclass
 class Round:
     """What the peer holds of the step in progress (all of it is dropped when it is applied)."""
 
-    acts: dict[int, Envelope] = field(default_factory=dict)  # "act" and "open"
-    commits: dict[int, Envelope] = field(default_factory=dict)  # "commit" and "seal"
+    acts: dict[int, Envelope] = field(default_factory=dict)
+    commits: dict[int, Envelope] = field(default_factory=dict)
     reveals: dict[int, Envelope] = field(default_factory=dict)
     bad_reveals: set[int] = field(default_factory=set)
     verified: dict[int, Any] = field(default_factory=dict)  # seat -> action of a checked reveal
-    publics: dict[int, Any] = field(default_factory=dict)  # sealed step: seat -> public part
     faces: dict[str, Any] = field(default_factory=dict)  # dealt table: faces the actions proved
     mine: list[bytes] = field(default_factory=list)  # our messages, to send again on reconnect
 
     def table(self, kind: str) -> dict[int, Envelope]:
-        return {"act": self.acts, "commit": self.commits, "reveal": self.reveals,
-                "seal": self.commits, "open": self.acts}[kind]
+        return {"act": self.acts, "commit": self.commits, "reveal": self.reveals}[kind]
 
 
 class Steps:
@@ -71,12 +64,10 @@ class Steps:
         self.state: Any = None
         self.game_log: GameLog | None = None
         self.round = Round()
-        self.sealed: dict[int, SealedChoice] = {}  # seat -> its sealed action, until opened
         self._active_for: Any = None
         self._active: frozenset[int] = frozenset()
         self._mode = "act"
         self.simultaneous = CommitReveal(self)
-        self.sealing = Sealing(self)
         self.heads: list[tuple[bytes, bytes]] = []  # (state hash, chain) at the start of each step
         self.proofs: Any = None  # the Proofs of this game (proofs.py), set by the router
         self.dealing = Dealing(ctx, self)  # hidden cards: the deck protocol (dealing.py)
@@ -134,18 +125,9 @@ class Steps:
         if self.ctx.phase != "play":
             return frozenset()
         if self._active_for is not self.state:  # computed once per state: asked on every message
-            state, game = self.state, self.ctx.game
-            active = game.active(state)
-            if not active:
-                mode = "act"
-            elif self.dealing.on:  # cards nobody may see are tokens: no step needs a seal
-                mode = "commit" if len(active) > 1 else "act"
-            elif game.sealed(state):
-                mode = "seal"
-            elif game.opening(state) is not None:
-                mode = "open"
-            else:
-                mode = "commit" if len(active) > 1 else "act"
+            state = self.state
+            active = self.ctx.game.active(state)
+            mode = "commit" if len(active) > 1 else "act"
             self._active_for, self._active, self._mode = state, active, mode
         return self._active
 
@@ -159,9 +141,9 @@ class Steps:
         active = self.active()
         mode = self.step_mode()
         r = self.round
-        if mode in ("act", "open"):
+        if mode == "act":
             return frozenset(s for s in active if s not in r.acts)
-        if mode == "seal" or any(s not in r.commits for s in active):
+        if any(s not in r.commits for s in active):
             return frozenset(s for s in active if s not in r.commits)
         return frozenset(s for s in active if s not in r.reveals or s in r.bad_reveals)
 
@@ -183,8 +165,8 @@ class Steps:
             return False
         if self.dealing.on and seat != self.ctx.my_seat and seat not in self.dealing.proxied:
             return False  # a seat handed to us plays once its deck keys (its hand) are here
-        if self.step_mode() == "open" or self.dealing.busy() or self.held is not None:
-            return False  # nobody chooses here: the peer opens its sealed action by itself
+        if self.dealing.busy() or self.held is not None:
+            return False  # nobody chooses while the table shows or opens cards
         if self.proofs is not None and self.proofs.awaits_confirmation():
             return False  # the state rests on a move only its author vouched for: not yet
         return seat not in self.round.acts and seat not in self.round.commits
@@ -205,12 +187,7 @@ class Steps:
         return self.states[-2] if len(self.states) >= 2 else None
 
     def view(self, seat: int | None) -> Any:
-        state = self.known(seat, self.shown_state())
-        if seat is not None and seat == self.ctx.my_seat and seat in self.sealed:
-            original = self.sealing.original(seat)
-            if original is not None:  # our own sealed choice, known only here
-                state = self.ctx.game.unseal(state, seat, original[0])
-        return self.ctx.game.view(state, seat)
+        return self.ctx.game.view(self.known(seat, self.shown_state()), seat)
 
     # ---- our choice --------------------------------------------------------------------
     def decide(self, action: Any, seat: int | None = None) -> list[Output]:
@@ -230,20 +207,12 @@ class Steps:
         if mode == "act":
             env = ctx.sign("act", {"action": to_plain(action)}, seat=seat)
             return [Publish("log", env.raw)] + self.on_message(env, mine=True)
-        public = None
-        if mode == "seal":
-            public = ctx.game.seal(self.state, seat, action)
-            ctx.game.validate(self.state, seat, public)
         salt = ctx.entropy(32)
-        # a sealed action's opening is kept until the game asks to open it (maybe after a resume)
-        name = self.secret_name("sealed" if mode == "seal" else "commit", ctx.step, seat)
+        name = self.secret_name("commit", ctx.step, seat)  # kept until our reveal is sent
         secret = canonical((to_plain(action), salt))
         ctx.secrets[name] = secret
         commit = crypto.action_commit(ctx.gid, ctx.step, seat, action, salt)
-        if mode == "seal":
-            env = ctx.sign("seal", {"commit": commit, "public": to_plain(public)}, seat=seat)
-        else:
-            env = ctx.sign("commit", {"commit": commit}, seat=seat)
+        env = ctx.sign("commit", {"commit": commit}, seat=seat)
         return [Secret(name, secret), Publish("log", env.raw)] + self.on_message(env, mine=True)
 
     def opening(self, name: str) -> tuple[Any, bytes] | None:
@@ -256,7 +225,7 @@ class Steps:
 
     # ---- arrivals ----------------------------------------------------------------------
     def on_message(self, env: Envelope, mine: bool = False) -> list[Output]:
-        """An `act`/`commit`/`reveal`/`seal`/`open` from the seat bound to its key."""
+        """An `act`/`commit`/`reveal` from the seat bound to its key."""
         ctx = self.ctx
         if ctx.phase != "play":
             if ctx.phase in ("lobby", "seed"):
@@ -285,10 +254,6 @@ class Steps:
                 return out + self.proofs.equivocation(env, old.raw)
         if env.kind == "act":
             return self._on_act(env, mine)
-        if env.kind == "seal":
-            return self.sealing.on_seal(env, mine)
-        if env.kind == "open":
-            return self.sealing.on_open(env, mine)
         return self.simultaneous.on_message(env, mine)
 
     def _mode_problem(self, env: Envelope) -> str | None:
@@ -445,8 +410,7 @@ class Steps:
             if ctx.phase != "play":
                 break
             out += self.route(env)
-        # after the buffer: an opening of ours that came back through sync is used as it is
-        return out + self.sealing.auto_open()
+        return out
 
     def complete_log(self, orders: dict[str, tuple[Any, ...]]) -> None:
         """The audit verified the deal: the log gets the decks as dealt (top first), so it
@@ -491,4 +455,4 @@ class Steps:
         out: list[Output] = [Publish("log", raw) for raw in self.round.mine]
         if self.ctx.phase == "play" and self.step_mode() == "commit":  # resumed with every
             out += self.simultaneous.reveal_mine()  # commit in and our reveal not on disk
-        return out + self.sealing.auto_open()  # e.g. resumed in the open step of our sealed action
+        return out

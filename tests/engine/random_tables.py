@@ -1,8 +1,7 @@
 """Random tables of every game, walked step by step: what the shape and fuzz tests try actions at.
 
 Three ways a game is played, as the engine meets them:
-- plain: the local game, random bots, sealed steps played sealed where the game has them (the
-  public part applied, the bag opened when the rules ask), as a network table without a deal;
+- plain: the local game, random bots;
 - dealt (the public state): a network table's state with every face nobody has shown still a
   token (engine/core/dealer.py), the actions in the table's form: what every peer validates;
 - dealt (a seat's own knowledge): the same table as one seat knows it, the actions as it
@@ -63,24 +62,14 @@ def _bots(game: Game, n: int, seed: bytes) -> list:
 
 
 def walk_plain(game: Game, n: int, seed: bytes, options: Mapping[str, Any]) -> Iterator[Spot]:
-    """Every seat's choice of a plain random game, sealed steps sealed (`Game.seal`)."""
+    """Every seat's choice of a plain random game."""
     state = game.setup(n, seed, dict(options))
     bots = _bots(game, n, seed)
-    originals: dict[int, Any] = {}
     for _ in range(MAX_STEPS):
         if game.is_over(state) or game.stalemate(state):
             return
-        opener = game.opening(state)
-        if opener is not None and opener in originals:
-            step = {opener: game.open_action(state, opener, originals.pop(opener))}
-        else:
-            step = {}
-            for seat in sorted(game.active(state)):  # from the table's state, as the peers check
-                choice = bots[seat].choose(None, game.legal_actions(state, seat))
-                if game.sealed(state):
-                    originals[seat] = choice
-                    choice = game.seal(state, seat, choice)
-                step[seat] = choice
+        step = {seat: bots[seat].choose(None, game.legal_actions(state, seat))
+                for seat in sorted(game.active(state))}
         for seat, action in step.items():
             yield Spot(state, seat, action, step, None)
         state = game.apply(state, step)

@@ -51,8 +51,6 @@ def _line(e: Event, names: Names) -> str | None:  # noqa: C901 - one short branc
         return f"{name} confiscates {goods(e.cards)} onto pile {e.amounts[0]}"
     if kind == "load":
         return f"{name} loads {_n(e.amounts[0], 'card')} into the bag"
-    if kind == "open_bag":
-        return f"{name} hands the bag over"
     if kind == "declare":
         return f"{name} declares {e.amounts[0]} × {goods(e.cards)}"
     if kind == "choose":

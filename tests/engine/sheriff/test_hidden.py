@@ -7,9 +7,6 @@ the rules say: `public` is what the table agrees on, `known[seat]` what a seat w
 
 from __future__ import annotations
 
-import pytest
-
-import engine.sheriff.rules as sheriff_rules
 from engine.bots.registry import make_bot
 from engine.core import Stream, to_plain
 from engine.core.dealer import HiddenPlay, checked_bot_game, play_hidden
@@ -37,11 +34,6 @@ from engine.sheriff.state import (
     Unpack,
 )
 
-
-@pytest.fixture(autouse=True)
-def dealt_sheriff(monkeypatch):
-    """Sheriff's decks are dealt face down here (the network table turns this on later)."""
-    monkeypatch.setattr(sheriff_rules, "NETWORK_DEAL", True)
 
 def _legal(card: str) -> bool:
     return IS_LEGAL[CARD_GOOD[card]]
@@ -221,17 +213,13 @@ def test_a_rebuilt_draw_pile_is_a_deck_the_table_shuffles() -> None:
     assert to_plain(GAME.view(replayed, None)) == to_plain(play.view(None))
 
 
-def test_plain_play_keeps_its_counts_and_sealed_bags() -> None:
+def test_plain_play_keeps_its_counts() -> None:
     plain = GAME.setup(3, b"plain", {"first_sheriff": 0})
     assert len(plain.aside) == len(plain.hands[0]) == NG  # count vectors, as always
     assert not GAME.seen(plain, None) and not GAME.needs(plain, {})
     for seat in (1, 2):
         plain = GAME.apply(plain, {seat: SetAside(())})
-    assert plain.phase == LOAD and GAME.sealed(plain)  # today's network play seals the load
-    dealt = HiddenPlay.start(GAME, 3, b"sealed", {"first_sheriff": 0})
-    for seat in (1, 2):
-        dealt.apply({seat: SetAside(())})
-    assert dealt.public.phase == LOAD and not GAME.sealed(dealt.public)  # tokens seal it
+    assert plain.phase == LOAD and GAME.active(plain) == {1, 2}
 
 
 def test_heuristic_bots_play_a_dealt_game_on_what_they_know() -> None:

@@ -12,7 +12,7 @@ import pytest
 from engine.core import HIDDEN, IllegalAction
 from engine.sheriff import GAME
 from engine.sheriff.cards import counts_of, ids_of
-from engine.sheriff.rules import pay_options
+from engine.sheriff.common import pay_options
 from engine.sheriff.state import Choose, Confiscate, Inspect, NoOffer, PayGoods
 
 from .helpers import gold_total, start, step, to_inspection

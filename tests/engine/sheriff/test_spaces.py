@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from engine.core import IllegalAction, Stream
 from engine.sheriff import GAME
 from engine.sheriff.cards import GOODS, PAY_ORDER, counts_of
-from engine.sheriff.rules import pay_options
+from engine.sheriff.common import pay_options
 from engine.sheriff.state import Debt, PayGoods, SetAside
 
 from .helpers import start, step

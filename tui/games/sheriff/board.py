@@ -142,6 +142,4 @@ class BoardText:
             "confiscate": f"Sheriff {sheriff} places the confiscated cards",
             # a dealt game: only the merchant knows which cards of its bag are legal goods
             "unpack": f"{name(view.merchant)} empties the bag: legal goods face up, contraband face down",
-            # network play: the merchant's client opens its sealed bag
-            "open": f"{name(view.merchant)}'s bag is opened (its sealed contents are checked)",
         }.get(view.step, "")

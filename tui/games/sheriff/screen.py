@@ -451,6 +451,10 @@ class SheriffScreen(BoardText, DetailPanel, ChoicePanel, OfferKeys, GameScreen):
             self.query_one("#prompt", Static).update(self._prompt_text(self.view))
         self.refresh_bindings()
 
+    def on_text_entry_cancelled(self, event: TextEntry.Cancelled) -> None:
+        event.stop()
+        self.close_entry()
+
     @guarded
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if not isinstance(event.input, TextEntry):

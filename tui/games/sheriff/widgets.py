@@ -8,6 +8,7 @@ from functools import wraps
 from typing import Any
 
 from textual.binding import Binding
+from textual.message import Message
 from textual.widgets import Input
 
 log = logging.getLogger(__name__)
@@ -31,6 +32,9 @@ def guarded(method: Callable[..., Any]) -> Callable[..., Any]:
 class TextEntry(Input):
     """The one-line box for a promise or a demand; Esc closes it without sending."""
 
+    class Cancelled(Message):
+        """Esc in the box: the screen closes it, and nothing is sent."""
+
     BINDINGS = [Binding("escape", "cancel", "Cancel", show=True)]
 
     @property
@@ -39,8 +43,4 @@ class TextEntry(Input):
         return self.display and super().focusable
 
     def action_cancel(self) -> None:
-        from .screen import SheriffScreen  # the screen imports this module
-
-        screen = self.screen
-        if isinstance(screen, SheriffScreen):
-            screen.close_entry()
+        self.post_message(self.Cancelled())
