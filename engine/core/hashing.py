@@ -28,9 +28,11 @@ _LEAVES = frozenset((str, int, bool, bytes, type(None)))
 _ENCODERS: dict[type, Callable[[Any], dict]] = {}
 _PARTS: dict[int, tuple[Any, bytes]] = {}
 """id(part) -> (the part, its canonical bytes): the top-level parts of recent states."""
-PARTS_KEPT = 1 << 14
-"""How many parts the cache holds before it starts again (thousands of tables in one process
-share it; a cache this size costs a few MB)."""
+PARTS_KEPT = 1 << 12
+"""How many parts the cache holds before it starts again: the parts of the last state of a
+hundred tables or so (a part's bytes are 150-400 bytes on average, so about 1-2 MB with the
+parts it keeps alive). Thousands of tables in one process push each other's parts out; their
+hashes then cost what the encoder alone costs (bench/state_hash.py, "no cache")."""
 
 _PACKER = msgpack.Packer(use_bin_type=True, autoreset=True)
 _pack = _PACKER.pack
