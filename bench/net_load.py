@@ -3,8 +3,9 @@
 Every seat is its own peer (own key, own signatures, full verification); the peers share a
 pool of broker connections, placed so that the four seats of a game sit on four different
 connections and every message really crosses the broker. For each N: wall time, games/s,
-messages/s (published and delivered), desyncs (must be 0). The largest N whose games all
-finish within the time limit is reported. Target: 500 concurrent games on a 2-core machine.
+messages/s (published and delivered), desyncs (must be 0), deals verified by the end audit
+(must be all). A game is checked as `gamenight selfplay --net` checks it (see `outcome`). The
+largest N whose games all finish within the time limit is reported. Target: 500 concurrent games on a 2-core machine.
 
     .venv/bin/python bench/net_load.py [--games 50,100,200,500] [--procs 2] [--connections 16] [--limit 300]
 
@@ -26,7 +27,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.core import final_state, state_hash  # noqa: E402
 from engine.registry import get_game  # noqa: E402
 from net.identity import Identity  # noqa: E402
 from net.mqtt import MqttTransport  # noqa: E402
@@ -35,6 +35,7 @@ from tests.net.brokers import HAVE_MOSQUITTO, running_broker  # noqa: E402
 
 PLAYERS = 4
 GAME = get_game("money")
+OUTCOMES = ("ok", "desync", "unverified", "timeout")
 
 
 async def one_game(transports: list[MqttTransport], index: int, timeout: float) -> tuple[str, list]:
@@ -48,14 +49,30 @@ async def one_game(transports: list[MqttTransport], index: int, timeout: float) 
                                      timeout=timeout))
     for p in peers:
         p.stall_after = 60.0  # under load a slow step is not a lost message: no sync storms
-    try:
+    try:  # a dealt game's peer is done once the end audit has judged its deal
         await asyncio.wait_for(asyncio.gather(*(p.done.wait() for p in peers)), timeout)
     except TimeoutError:
         return "timeout", peers
-    ls = peers[0].lockstep
-    same = len({p.lockstep.hash for p in peers}) == 1 and not any(p.lockstep.frozen for p in peers)
-    same = same and state_hash(final_state(GAME, ls.game_log)) == ls.hash.hex()
-    return ("ok" if same else "desync"), peers
+    return outcome(peers), peers
+
+
+def outcome(peers: list) -> str:
+    """What the game came to, checked the way `gamenight selfplay --net` and the end audit
+    check it: every peer at one state hash and none frozen; the deal verified by every peer's
+    end audit; then the log, completed with the verified deal, replays with the plain engine
+    to the same public view (a dealt game cannot be replayed from its seed alone: the seed
+    does not tell the hands). "unverified": the audit named a seat (the reason is printed)."""
+    lockstep = peers[0].lockstep
+    if len({p.lockstep.hash for p in peers}) != 1 or any(p.lockstep.frozen for p in peers):
+        return "desync"
+    if lockstep.dealt and any(p.lockstep.deal_verdict != "verified" for p in peers):
+        return "unverified"
+    return "ok" if lockstep.replays() else "desync"
+
+
+def unverified_reasons(outcomes: list[tuple[str, list]]) -> list[str]:
+    """The end audits' verdicts of the games whose deal was not verified (a few, for the log)."""
+    return sorted({str(p.lockstep.deal_verdict) for o, peers in outcomes if o == "unverified" for p in peers})[:5]
 
 
 async def run(url: str, n: int, connections: int, limit: float) -> dict:
@@ -72,10 +89,12 @@ async def run(url: str, n: int, connections: int, limit: float) -> dict:
             await p.stop(clean=False)
     for t in transports:
         await t.stop()
-    counts = {k: sum(1 for o, _ in outcomes if o == k) for k in ("ok", "desync", "timeout")}
+    counts = {k: sum(1 for o, _ in outcomes if o == k) for k in OUTCOMES}
+    verified = sum(1 for _, peers in outcomes if peers[0].lockstep.deal_verdict == "verified")
+    reasons = unverified_reasons(outcomes)
     gc.collect()
     return {"games": n, "seconds": seconds, "games_per_s": n / seconds, "published_per_s": published / seconds,
-            "delivered_per_s": delivered / seconds, **counts}
+            "delivered_per_s": delivered / seconds, "verified": verified, "reasons": reasons, **counts}
 
 
 async def worker(url: str, n: int, connections: int, limit: float) -> None:
@@ -95,7 +114,8 @@ def in_processes(url: str, n: int, procs: int, connections: int, limit: float) -
     ]
     results = [json.loads(child.communicate()[0].strip().splitlines()[-1]) for child in children]
     seconds = time.perf_counter() - started
-    total = {k: sum(r[k] for r in results) for k in ("ok", "desync", "timeout")}
+    total = {k: sum(r[k] for r in results) for k in (*OUTCOMES, "verified")}
+    total["reasons"] = sorted({why for r in results for why in r["reasons"]})[:5]
     published = sum(r["published_per_s"] * r["seconds"] for r in results)
     delivered = sum(r["delivered_per_s"] * r["seconds"] for r in results)
     return {"games": n, "seconds": seconds, "games_per_s": n / seconds, "published_per_s": published / seconds,
@@ -116,11 +136,14 @@ async def main(sizes: list[int], procs: int, connections: int, limit: float) -> 
                 r = await run(url, n, connections, limit)
             print(f"{n:>5} concurrent games: {r['seconds']:7.1f} s, {r['games_per_s']:6.2f} games/s, "
                   f"{r['published_per_s']:8.0f} msg/s published, {r['delivered_per_s']:8.0f} msg/s delivered, "
-                  f"desyncs {r['desync']}, unfinished {r['timeout']}", flush=True)
+                  f"desyncs {r['desync']}, unfinished {r['timeout']}, deals verified {r['verified']}/{n}"
+                  f"{', not verified ' + str(r['unverified']) if r['unverified'] else ''}", flush=True)
+            for why in r["reasons"]:
+                print(f"      a deal not verified: {why}", flush=True)
             if r["ok"] != n:
                 break
             best = n
-    print(f"largest N reached (all finished, 0 desyncs): {best}")
+    print(f"largest N reached (all finished, 0 desyncs, every deal verified): {best}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,11 @@
-"""Heuristic Ten bot against two random bots: win rate over N seeded 3-player games.
+"""Heuristic Ten bot against two random bots: win rate over N seeded 3-player games; and what a
+heuristic decision costs, this bot next to the bot before its caches, in the same run.
 
-Usage: .venv/bin/python bench/ten_bots.py [N] (default 1000). The heuristic seat rotates
-(game i puts it at seat i % 3). A shared win counts in the first figure, not in the strict one.
+Usage: .venv/bin/python bench/ten_bots.py [N] [G] (defaults 1000, 60). The heuristic seat
+rotates (game i puts it at seat i % 3). A shared win counts in the first figure, not in the
+strict one. Timing: G seeded 3-player games of three heuristic bots, played once with the bot
+before (tests/engine/ten/bot_before.py) and once with today's, each from cold caches; CPU time
+in the bots' `choose` and in building their views, apart. Both must make the same decisions.
 """
 
 from __future__ import annotations
@@ -12,11 +16,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import engine.bots.ten as ten_bot  # noqa: E402
+import engine.ten.payment  # noqa: E402
+import engine.ten.scoring  # noqa: E402
+import engine.ten.view  # noqa: E402
 from engine.bots import play_game  # noqa: E402
+from engine.core import Stream, seed_bytes  # noqa: E402
 from engine.ten import GAME  # noqa: E402
+from tests.engine.ten.bot_before import TenBotBefore  # noqa: E402
+
+CACHED_MODULES = (ten_bot, engine.ten.scoring, engine.ten.view, engine.ten.payment)
 
 
-def main(n_games: int) -> None:
+def win_rate(n_games: int) -> None:
     wins = strict = 0
     own = best_other = 0
     start = time.perf_counter()
@@ -36,5 +48,51 @@ def main(n_games: int) -> None:
     print(f"  mean score: heuristic {own / n_games:.1f}, best random {best_other / n_games:.1f}")
 
 
+def clear_caches() -> None:
+    """Empty every cache of Ten's rules, views and bot, so each timed pass starts cold."""
+    for module in CACHED_MODULES:
+        for item in vars(module).values():
+            if hasattr(item, "cache_clear"):
+                item.cache_clear()
+
+
+def timed_games(bot_class: type, n_games: int) -> tuple[float, float, int, list]:
+    """(CPU s in choose, CPU s in views, decisions, every decision) over n_games."""
+    clear_caches()
+    clock = time.process_time
+    in_choose = in_view = 0.0
+    decisions: list = []
+    for game in range(n_games):
+        seed = seed_bytes(f"ten-bot-timing-{game}")
+        root = Stream(seed)
+        bots = [bot_class(GAME, seat, root.fork(f"bot{seat}")) for seat in range(3)]
+        state = GAME.setup(3, seed, None)
+        while not GAME.is_over(state):
+            chosen = {}
+            for seat in sorted(GAME.active(state)):
+                t0 = clock()
+                view = GAME.view(state, seat)
+                t1 = clock()
+                chosen[seat] = bots[seat].choose(view, GAME.legal_actions(state, seat))
+                in_choose += clock() - t1
+                in_view += t1 - t0
+            decisions.append(chosen)
+            state = GAME.apply(state, chosen)
+    return in_choose, in_view, len(decisions), decisions
+
+
+def decision_cost(n_games: int) -> None:
+    before = timed_games(TenBotBefore, n_games)
+    now = timed_games(ten_bot.TenBot, n_games)
+    print(f"3 heuristic bots, {n_games} games, {now[2]} steps; CPU per step, cold caches each")
+    for name, (choose, view, steps, _) in (("before", before), ("now", now)):
+        print(f"  {name:>6}: choose {1e6 * choose / steps:8.1f} µs, view {1e6 * view / steps:8.1f} µs")
+    print(f"  choose {before[0] / now[0]:.1f}x faster; choose + view {sum(before[:2]) / sum(now[:2]):.1f}x")
+    print(f"  identical decisions: {'yes' if before[3] == now[3] else 'NO'}")
+    if before[3] != now[3]:
+        raise SystemExit(1)
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 1000)
+    win_rate(int(sys.argv[1]) if len(sys.argv) > 1 else 1000)
+    decision_cost(int(sys.argv[2]) if len(sys.argv) > 2 else 60)

@@ -1,10 +1,18 @@
 """Ten heuristic bot: stops by the risk of busting, bids what a wild adds to its runs, buys to
 extend runs, and pays with what it misses least. It reads only its view (everything in Ten is
-public except the deck order, and the view carries the unseen card counts)."""
+public except the deck order, and the view carries the unseen card counts).
+
+Its sums are pure functions of a collection (and a price and the tokens held), so they are
+cached: a collection changes seldom while the bot prices the same cards turn after turn, and
+each price asks what every card held is worth keeping. The cached functions compute exactly
+what the uncached bot did, float for float, so every decision is the same
+(tests/engine/ten/test_bot_reference.py holds the bot before the caches and compares).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ..core import Action, ActionSpace, pick_uniform
 from ..ten.cards import CELL, NUMBER_VALUE, TOKEN_CAP, TYPE_OF
@@ -43,8 +51,37 @@ PUSH_GAIN = 0.6
 
 def value(cards: Sequence[str]) -> float:
     """Score now plus a little for breadth (distinct spots held) and for wilds."""
+    return _value(tuple(cards))
+
+
+@lru_cache(maxsize=1 << 14)
+def _value(cards: tuple[str, ...]) -> float:
     cells = {CELL[c] for c in cards if c in CELL}
     return collection_total(cards) + CELL_POINTS * len(cells)
+
+
+@lru_cache(maxsize=1 << 12)
+def _losses(held: tuple[str, ...]) -> tuple[tuple[float, str], ...]:
+    """(value lost by giving it alone, card) for each card held, the least missed first."""
+    base = _value(held)
+    return tuple(sorted((base - _value(held[:i] + held[i + 1 :]), card) for i, card in enumerate(held)))
+
+
+@lru_cache(maxsize=1 << 14)
+def cheapest(price: int, currency: int, busts: int, held: tuple[str, ...]) -> tuple[float, Payment]:
+    """The payment that costs a holder least (tokens, bust tokens, then its least useful
+    cards), with that cost in points; (inf, an empty payment) if it cannot pay."""
+    losses = _losses(held)
+    best: tuple[float, Payment] | None = None
+    for c, b, k in payment_shapes(price, currency, busts, len(held)):
+        cards = [card for _, card in losses[:k]]
+        cost = c * TOKEN_POINTS + b * BUST_TOKEN_POINTS + sum(loss for loss, _ in losses[:k])
+        cost += k * TOKEN_POINTS  # a card paid is also purchasing power gone
+        if best is None or cost < best[0]:
+            best = (cost, Payment.of(c, b, cards))
+    if best is None:
+        return float("inf"), Payment()
+    return best
 
 
 class TenBot(Bot):
@@ -73,28 +110,12 @@ class TenBot(Bot):
         return view.players[self.seat]
 
     def _gain(self, view: View, cards: Sequence[str]) -> float:
-        held = self._mine(view).collection
-        return value(held + tuple(cards)) - value(held)
+        held = tuple(self._mine(view).collection)
+        return _value(held + tuple(cards)) - _value(held)
 
     def _cheapest(self, view: View, price: int) -> tuple[float, Payment]:
-        """The payment that costs the bot least (tokens, bust tokens, then its least useful
-        cards), with that cost in points."""
         me = self._mine(view)
-        held = me.collection
-        base = value(held)
-        losses = sorted(
-            (base - value(held[:i] + held[i + 1 :]), card) for i, card in enumerate(held)
-        )
-        best: tuple[float, Payment] | None = None
-        for c, b, k in payment_shapes(price, me.currency, me.busts, len(held)):
-            cards = [card for _, card in losses[:k]]
-            cost = c * TOKEN_POINTS + b * BUST_TOKEN_POINTS + sum(loss for loss, _ in losses[:k])
-            cost += k * TOKEN_POINTS  # a card paid is also purchasing power gone
-            if best is None or cost < best[0]:
-                best = (cost, Payment.of(c, b, cards))
-        if best is None:
-            return float("inf"), Payment()
-        return best
+        return cheapest(price, me.currency, me.busts, tuple(me.collection))
 
     # ---- decisions --------------------------------------------------------------------------
     def _draw_or_claim(self, view: View) -> Action:

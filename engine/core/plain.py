@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import operator
 from collections.abc import Callable
-from hashlib import sha256
 from typing import Any, TypeVar
 
 import msgpack
@@ -136,19 +135,6 @@ def strings_in(data: Any) -> set[str]:
     return out
 
 
-def _sort_maps(data: Any) -> Any:
-    if isinstance(data, dict):
-        return {k: _sort_maps(data[k]) for k in sorted(data)}
-    if isinstance(data, list):
-        return [_sort_maps(v) for v in data]
-    return data
-
-
-def canonical(value: Any) -> bytes:
-    """Canonical msgpack bytes of an engine value: sorted map keys, no floats."""
-    return msgpack.packb(_sort_maps(to_plain(value)), use_bin_type=True)
-
-
 def decode(data: bytes) -> Any:
     """Engine value from canonical bytes."""
     try:
@@ -156,11 +142,6 @@ def decode(data: bytes) -> Any:
     except Exception as exc:  # msgpack raises several unrelated types
         raise DecodeError(f"not msgpack: {exc}") from exc
     return from_plain(raw)
-
-
-def state_hash(state: Any) -> str:
-    """SHA-256 (hex) of the canonical encoding of a state."""
-    return sha256(canonical(state)).hexdigest()
 
 
 def fast_maker(cls: type[T]) -> Callable[..., T]:
@@ -259,3 +240,8 @@ def _dict_maker(cls: type[T], names: tuple[str, ...]) -> Callable[..., T]:
 
     make.evolve, make.values, make.draft, make.build = evolve, values, draft, build  # type: ignore[attr-defined]
     return make
+
+
+# canonical bytes and state hashes: engine/core/hashing.py, which reads the tables above
+from .hashing import canonical as canonical  # noqa: E402
+from .hashing import state_hash as state_hash  # noqa: E402
