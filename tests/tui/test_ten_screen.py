@@ -242,6 +242,8 @@ async def test_pay_for_the_solo_wild_with_a_marked_card(config):
         await pilot.press("home", *["down"] * keys.index(("mark", "red_4_a")), "space")
         await settle(pilot)
         assert screen.marked == {"red_4_a"}
+        at = [row.key for row in choices.rows].index(("mark", "red_4_a"))
+        assert choices.cursor == min(at + 1, len(choices.rows) - 1)  # Space marks, then moves on
         wanted = ("pay", BuyWild(Payment.of(0, 0, ["red_4_a"])))
         keys = [row.key for row in choices.rows]
         assert wanted in keys, keys

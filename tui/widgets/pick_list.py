@@ -1,5 +1,7 @@
 """A keyboard list with a cursor: hand cards to toggle, choices to pick.
 
+Space, where a list marks rows, marks the highlighted one and moves on (`after_mark`).
+
 Rows are drawn as given (the screen decides marks and colours); disabled rows are dimmed and
 skipped by nothing (the cursor may rest on them so a player can read why they are off).
 Only the rows that fit are drawn, scrolled so the cursor stays in sight: at 80x24 a 20-card
@@ -103,6 +105,14 @@ class PickList(Widget, can_focus=True):
         self._scroll_into_view()
         self._repaint_changed()
         self.post_message(self.Moved(self, self.highlighted))
+
+    def after_mark(self) -> None:
+        """Space marks (or unmarks) the highlighted row, then the cursor moves on to the next.
+
+        One meaning of Space in every list of every game: marking three cards in a row is three
+        presses, and the mark stays in sight on the row above. A screen calls this after it has
+        recorded the mark (its own state, not the list's)."""
+        self.action_move(1)
 
     def action_jump(self, index: int) -> None:
         if self.rows:
