@@ -109,11 +109,29 @@ async def test_two_player_split_bid_builds_left_and_right(config):
         await settle(pilot)
         screen = app.screen
         hand_before = screen.view.hand
-        await pilot.press("l", "down", "r", "enter")
+        await pilot.press("l", "r", "enter")  # l / r mark as Space does: the cursor moves on
         await settle(pilot)
         bid = app.tables[0].game_log.steps[0][0][1]
         assert set(bid.left) | set(bid.right) == set(hand_before[:2])
         assert bid.left and bid.right
+
+
+async def test_space_marks_the_card_and_moves_on(config):
+    """One meaning of Space in every list: mark (or unmark) the highlighted row, then the next."""
+    app = GamenightApp(start=GameSetup("money", 3, 2, seed=5, names=["Ann"], bot_delay=0), config=config)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        hand = screen.query_one("#hand", PickList)
+        first, second, third = (row.key for row in hand.rows[:3])
+        await pilot.press("space", "space")
+        await settle(pilot)
+        assert set(screen.groups) == {first, second}
+        assert hand.highlighted == third
+        await pilot.press("up", "space")  # back on the second card: Space takes it out again
+        await settle(pilot)
+        assert set(screen.groups) == {first}
+        assert hand.highlighted == third
 
 
 async def test_hot_seat_pass_screen_hides_the_previous_hand(config):
@@ -152,7 +170,7 @@ async def test_enter_and_number_keys_take_the_choice_shown(config, keys):
             await settle(pilot)
             screen = app.screen
             for _ in screen.view.hand:  # the whole hand: most likely the highest bid
-                await pilot.press("space", "down")
+                await pilot.press("space")  # marks and moves on
             await pilot.press("enter")
             await settle(pilot)
             if not (screen.choosing and screen.bid_keys):

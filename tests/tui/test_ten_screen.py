@@ -242,6 +242,8 @@ async def test_pay_for_the_solo_wild_with_a_marked_card(config):
         await pilot.press("home", *["down"] * keys.index(("mark", "red_4_a")), "space")
         await settle(pilot)
         assert screen.marked == {"red_4_a"}
+        at = [row.key for row in choices.rows].index(("mark", "red_4_a"))
+        assert choices.cursor == min(at + 1, len(choices.rows) - 1)  # Space marks, then moves on
         wanted = ("pay", BuyWild(Payment.of(0, 0, ["red_4_a"])))
         keys = [row.key for row in choices.rows]
         assert wanted in keys, keys
@@ -311,7 +313,7 @@ async def test_buy_phase_explains_a_blocked_card_and_goes_back_from_paying(confi
         assert keys[0] == ("act", Skip())
         # Only the card Ann may buy is offered; the other is named with the reason.
         assert ("market", "red_4_b") not in keys and ("market", "blue_9_a") in keys
-        assert "Not for you now: red 4 (you hold one)" in screen_text(app)
+        assert "Not for you: red 4 (you hold one)" in screen_text(app)
         await pilot.press("home", *["down"] * keys.index(("market", "blue_9_a")), "enter")
         await settle(pilot)
         assert screen.buy_card == "blue_9_a" and "Buy blue 9 for 9" in screen_text(app)

@@ -15,7 +15,10 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
-_COMPARABLE = (str, Text)
+from .flow import Fit, Flow, Lines
+
+_COMPARABLE = (str, Text, Flow, Fit, Lines)
+_LINES = (str, Text)  # their number of lines is known before they are drawn
 
 
 class Panel(Static):
@@ -31,7 +34,8 @@ class Panel(Static):
         height, width = self.styles.height, self.styles.width
         if height is not None and not height.is_auto and not (width is not None and width.is_auto):
             layout = False  # its size is set by the screen's styles: repaint this panel only
-        elif comparable and self.styles.text_wrap == "nowrap" and _lines(content) == _lines(old):
+        elif isinstance(content, _LINES) and self.styles.text_wrap == "nowrap" and type(content) is type(old) \
+                and _lines(content) == _lines(old):
             layout = False  # same height, same width: repaint this panel only, not the screen
         self._shown = content.copy() if isinstance(content, Text) else content
         super().update(content, layout=layout)

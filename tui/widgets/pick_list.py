@@ -1,5 +1,7 @@
 """A keyboard list with a cursor: hand cards to toggle, choices to pick.
 
+Space, where a list marks rows, marks the highlighted one and moves on (`after_mark`).
+
 Rows are drawn as given (the screen decides marks and colours); disabled rows are dimmed and
 skipped by nothing (the cursor may rest on them so a player can read why they are off).
 Only the rows that fit are drawn, scrolled so the cursor stays in sight: at 80x24 a 20-card
@@ -19,13 +21,15 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
+from .flow import Fit
+
 _UNKNOWN = object()
 
 
 @dataclass(frozen=True)
 class PickRow:
     key: object
-    text: Text | str
+    text: Text | str | Fit  # a Fit row shows what fits the list's width (tui/widgets/flow.py)
     enabled: bool = True
 
 
@@ -103,6 +107,14 @@ class PickList(Widget, can_focus=True):
         self._scroll_into_view()
         self._repaint_changed()
         self.post_message(self.Moved(self, self.highlighted))
+
+    def after_mark(self) -> None:
+        """Space marks (or unmarks) the highlighted row, then the cursor moves on to the next.
+
+        One meaning of Space in every list of every game: marking three cards in a row is three
+        presses, and the mark stays in sight on the row above. A screen calls this after it has
+        recorded the mark (its own state, not the list's)."""
+        self.action_move(1)
 
     def action_jump(self, index: int) -> None:
         if self.rows:
@@ -183,7 +195,10 @@ class PickList(Widget, can_focus=True):
             return kept[2].apply_style(self._style)  # drawn before (the list was resized or scrolled)
         row, at_cursor, focused, note = line
         assert isinstance(row, PickRow)
-        strip = self._strip(self._row_text(row, bool(at_cursor), bool(focused), str(note)), width)
+        text = self._row_text(row, bool(at_cursor), bool(focused), "", width)
+        if note:
+            text.append(self._fit_note(str(note), width - text.cell_len), style="dim")
+        strip = self._strip(text, width)
         self._kept[index] = (width, line, strip)
         return strip.apply_style(self._style)
 
@@ -193,8 +208,11 @@ class PickList(Widget, can_focus=True):
         return Strip(text.render(self.app.console), width)
 
     @staticmethod
-    def _row_text(row: PickRow, at_cursor: bool, focused: bool, note: str) -> Text:
-        line = row.text.copy() if isinstance(row.text, Text) else Text(str(row.text))
+    def _row_text(row: PickRow, at_cursor: bool, focused: bool, note: str, width: int = 0) -> Text:
+        if isinstance(row.text, Fit):  # laid out at the list's width, after the 2-column marker
+            line = row.text.line(max(1, width - 2)) if width else Text(str(row.text.head))
+        else:
+            line = row.text.copy() if isinstance(row.text, Text) else Text(str(row.text))
         if not row.enabled:
             line.stylize("dim")
         marker = "▶ " if at_cursor and focused else ("› " if at_cursor else "  ")
@@ -205,6 +223,16 @@ class PickList(Widget, can_focus=True):
         if note:
             line.append(note, style="dim")
         return line
+
+    @staticmethod
+    def _fit_note(note: str, room: int) -> str:
+        """"  ↓ more (12 in all)", or shorter when the row leaves less room: "  ↓ 12", " ↓"."""
+        arrows = note.split()[0] if note else ""
+        total = note.split("(")[-1].split()[0] if "(" in note else ""
+        for form in (note, f"  {arrows} {total}", f" {arrows}"):
+            if len(form) <= room:
+                return form
+        return f" {arrows}"
 
     def on_focus(self) -> None:
         self._repaint_changed()

@@ -1,7 +1,7 @@
 """The Money! screen: market, revealed bids in acting order, your hand as a bid builder, choices.
 
-Bid step: toggle hand cards into the bid (space; with 2 players l/r put a card in the left or
-right group, the bluff card dividing them), Enter places it (`rules.make_bid` gives the
+Bid step: toggle hand cards into the bid (space, then the cursor moves on; with 2 players l/r
+put a card in the left or right group, the bluff card dividing them), Enter places it (`rules.make_bid` gives the
 canonical Bid). Turns: when your bid acts, pick swap with side I (1), side II (2), another
 player's bid (3-9, as numbered in the Bids panel) or keep (k); only legal choices are enabled.
 """
@@ -21,9 +21,10 @@ from engine.money.rules import make_bid
 from engine.money.state import BidView, Keep, MoneyView, SwapBid, SwapMarket
 
 from ...widgets import PickList, PickRow
+from ...widgets.flow import Fit, Flow, Lines
 from ...widgets.panel import Panel
 from ..base import STYLES, GameScreen, Legal
-from .text import EDITION_NAMES, SIDES, card_style, cards_text, total
+from .text import EDITION_NAMES, SIDES, card_style, grouped_cards, total
 
 
 class MoneyScreen(GameScreen):
@@ -114,8 +115,9 @@ class MoneyScreen(GameScreen):
                 widget.focus()
 
     def status_text(self, view: MoneyView) -> str:
-        parts = [self.table.game.name, f"round {view.round_no}{' (final round)' if view.final_round else ''}",
-                 f"deck {view.deck_size}", EDITION_NAMES.get(view.edition, view.edition)]
+        # The final round has an empty deck: "final round 8" says both in fewer columns.
+        rounds = [f"final round {view.round_no}"] if view.final_round else [f"round {view.round_no}", f"deck {view.deck_size}"]
+        parts = [self.table.game.name, *rounds, EDITION_NAMES.get(view.edition, view.edition)]
         if view.removed:
             parts.append("out: " + ", ".join(money_cards.CURRENCY_NAMES[c] for c in view.removed))
         who = f"you: {self.player_name(view.seat)}" if view.seat is not None else "watching"
@@ -135,15 +137,13 @@ class MoneyScreen(GameScreen):
         highlight = [s for s in (view.seat, acting) if s is not None]
         return ["Player", "Cards", "Score"], rows, highlight
 
-    def _market_text(self, view: MoneyView) -> Text:
-        out = Text()
+    def _market_text(self, view: MoneyView) -> Lines:
+        """A side a line, its cards grouped by currency; a long side goes on under its cards."""
+        lines = []
         for index, side in enumerate(view.market):
-            if index:
-                out.append("\n")
-            out.append(f"Side {SIDES[index]:<2}", style="bold")
-            out.append(f"{total(side):>4} ", style="bold")
-            out.append_text(cards_text(side, "·"))
-        return out
+            head = Text.assemble((f"Side {SIDES[index]:<2}", "bold"), (f"{total(side):>4} ", "bold"))
+            lines.append(Flow(tuple(grouped_cards(side)) or (Text("nothing", style="dim"),), "·", head, 12))
+        return Lines(tuple(lines))
 
     def _bid_owner(self, bid: BidView, possessive: bool = False) -> str:
         """"Bob" / "Bob's bid", or with two bids of one owner "Bob (left)" / "Bob's left bid"."""
@@ -154,54 +154,57 @@ class MoneyScreen(GameScreen):
             return f"{name}'s {side} bid" if split else f"{name}'s bid"
         return f"{name} ({side})" if split else name
 
-    def _bids_text(self, view: MoneyView) -> Text:
-        out = Text()
+    def _bids_text(self, view: MoneyView) -> Lines:
+        """The bids, a line each: at 80 columns a long bid ends in ", 2 more" (the log has all)."""
+        lines: list[Text | Fit] = []
         self.bid_keys = {}
         if view.phase == "bid":
             if view.hand is not None and self.my_turn:
-                out.append_text(self._my_bid_text())
+                lines.append(self._my_bid_text())
             elif view.seat is not None:
-                out.append("Your bid is in; the others choose in secret.", style="italic")
+                lines.append(Text("Your bid is in; the others choose in secret.", style="italic"))
             else:
-                out.append("Everyone chooses a bid in secret.", style="italic")
+                lines.append(Text("Everyone chooses a bid in secret.", style="italic"))
             if view.last_round:
-                out.append("\nLast round:", style="bold dim")
-                for bid in view.last_round:
-                    out.append("\n")
-                    out.append_text(self._bid_line(bid, "  "))
-            return out
+                lines.append(Text("Last round:", style="bold dim"))
+                lines += [self._bid_line(bid, "  ") for bid in view.last_round]
+            return Lines(tuple(lines))
         if view.phase == "over":
-            out.append("The game is over: hands are scored.", style="bold")
-            return out
+            return Lines((Text("The game is over: hands are scored.", style="bold"),))
         number = 3
-        out.append("Bids in acting order", style="bold")
+        lines.append(Text("Bids in acting order", style="bold"))
         for bid in view.bids:
-            out.append("\n")
             key = "  "
             if bid.status in ("pending", "next") and view.acting and bid.owner != view.acting[0]:
                 self.bid_keys[number] = SwapBid(bid.owner, bid.slot)
                 key = f"{number} "
                 number += 1
-            out.append_text(self._bid_line(bid, key))
-        return out
+            lines.append(self._bid_line(bid, key))
+        return Lines(tuple(lines))
 
-    def _bid_line(self, bid: BidView, key: str) -> Text:
+    def _owner_width(self) -> int:
+        """The owner column: as wide as the longest owner shown (12 at most), not always 12."""
+        view = self.view
+        owners = [self._bid_owner(b) for b in (*view.bids, *view.last_round)] if view else []
+        return min(12, max((len(o) for o in owners), default=5))
+
+    def _bid_line(self, bid: BidView, key: str) -> Fit:
         """One bid: marker or number key, owner, value, what happened to it, its cards."""
         view = self.view
         acting = view is not None and view.acting == (bid.owner, bid.slot) and bid.status in ("acting", "next")
-        out = Text()
-        out.append("▶ " if acting else key, style="bold reverse" if acting else "bold")
-        out.append(f"{self._bid_owner(bid):<12.12} ", style="bold" if acting else "")
+        head = Text()
+        head.append("▶ " if acting else key, style="bold reverse" if acting else "bold")
+        width = self._owner_width()
+        head.append(f"{self._bid_owner(bid):<{width}.{width}} ", style="bold" if acting else "")
         if bid.status == "withdrawn":
-            out.append("  - bluff card only, no turn", style="dim")
-            return out
-        out.append(f"{bid.value:>3} ", style="bold")
+            head.append("  - bluff card only, no turn", style="dim")
+            return Fit(head, ())
+        head.append(f"{bid.value:>3} ", style="bold")
         if bid.status == "resolved":
-            out.append(f"[{self._outcome(bid)}] ", style="dim")
+            head.append(f"[{self._outcome(bid)}] ", style="dim")
         elif bid.status == "next":
-            out.append("[acts next] ", style="italic")
-        out.append_text(cards_text(bid.cards, ", "))
-        return out
+            head.append("[acts next] ", style="italic")
+        return Fit(head, tuple(grouped_cards(bid.cards)) or (Text("nothing", style="dim"),))
 
     def _outcome(self, bid: BidView) -> str:
         """What a resolved bid did, shortened: "→ side I", "→ Bob's bid", "kept"."""
@@ -257,8 +260,7 @@ class MoneyScreen(GameScreen):
             hand.set_rows([])
             return
         head = Text.assemble(("Your hand", "bold"), f" ({len(view.hand)}): ")
-        head.append_text(self._holdings_text(view.hand))
-        title.update(head)
+        title.update(Flow(tuple(self._holdings(view.hand)), head=head))  # a second line at 80 columns
         rows = []
         for card in view.hand:
             group = self.groups.get(card)
@@ -275,7 +277,7 @@ class MoneyScreen(GameScreen):
         hand.set_rows(rows, keep=None if self.bidding or not rows else rows[0].key)
 
     @staticmethod
-    def _holdings_text(hand: Sequence[str]) -> Text:
+    def _holdings(hand: Sequence[str]) -> list[Text]:
         """Each currency's total, largest first: green = strong (200+), yellow = pays less 100."""
         totals: dict[str, int] = {}
         for card in hand:
@@ -289,7 +291,7 @@ class MoneyScreen(GameScreen):
         extras = [c for c in hand if not money_cards.currency(c) and not money_cards.is_bluff(c)]
         if extras:
             parts.append(Text(f"+{total(extras)} extra", style="bold yellow"))
-        return Text(" · ").join(parts) if parts else Text("no money", style="dim")
+        return parts or [Text("no money", style="dim")]
 
     # ---- bid builder -------------------------------------------------------------------
     def _highlighted_card(self) -> str | None:
@@ -304,6 +306,7 @@ class MoneyScreen(GameScreen):
             del self.groups[card]
         else:
             self.groups[card] = "L"
+        self.query_one("#hand", PickList).after_mark()
         self.refresh_table()
 
     def action_group(self, group: str) -> None:
@@ -314,6 +317,7 @@ class MoneyScreen(GameScreen):
             del self.groups[card]
         else:
             self.groups[card] = group
+        self.query_one("#hand", PickList).after_mark()  # l / r mark as Space does
         self.refresh_table()
 
     def action_clear(self) -> None:

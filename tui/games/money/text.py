@@ -32,5 +32,26 @@ def cards_text(cards: Sequence[str], sep: str = " · ") -> Text:
     return Text(sep).join(card_text(c) for c in cards)
 
 
+def grouped_cards(cards: Sequence[str]) -> list[Text]:
+    """One item per currency (or kind), in order of first appearance: "Pound 20+40", "Silver ×2".
+
+    A bid of five cards reads in ~30 columns instead of ~50, so it fits a line at 80 columns."""
+    values: dict[str, list[int]] = {}
+    firsts: dict[str, str] = {}
+    for card in cards:
+        cur = money_cards.currency(card)
+        name = money_cards.CURRENCY_NAMES[cur] if cur else money_cards.label(card)
+        values.setdefault(name, []).append(money_cards.value(card))
+        firsts.setdefault(name, card)
+    items = []
+    for name, amounts in values.items():
+        if money_cards.currency(firsts[name]):
+            label = f"{name} {'+'.join(str(a) for a in amounts)}"
+        else:
+            label = name if len(amounts) == 1 else f"{name} ×{len(amounts)}"
+        items.append(Text(label, style=card_style(firsts[name])))
+    return items
+
+
 def total(cards: Sequence[str]) -> int:
     return sum(money_cards.value(c) for c in cards)

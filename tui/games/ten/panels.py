@@ -32,11 +32,12 @@ from engine.ten.state import (
 from engine.ten.view import paying
 
 from ...widgets import PickList, PickRow
+from ...widgets.flow import Fit, Flow, Lines
 from ..base import Legal
 from .text import (
     BUYING_PHASES,
     card_text,
-    payment_text,
+    payment_parts,
     plural,
     points,
 )
@@ -130,7 +131,7 @@ class DecisionPanels:
         claim.append(", then buy", style="dim")
         currency = Text.assemble(("c ", "bold"), f"Claim currency: +{plural(takes, 'token')}")
         if numbers:
-            currency.append(f"; {len(numbers)} number{'s' * (len(numbers) != 1)} to the market", style="dim")
+            currency.append(f", {len(numbers)} number{'s' * (len(numbers) != 1)} to market", style="dim")
         rows = [
             PickRow(("act", Draw()), draw, Draw() in legal),
             PickRow(("act", ClaimNumbers()), claim, ClaimNumbers() in legal),
@@ -141,28 +142,28 @@ class DecisionPanels:
     def _lowest_bid(self, view: View) -> int:
         return max(1, view.auction.high_bid + 1) if view.auction is not None else 1
 
-    def _auction_panel(self, view: View, legal: Legal, mine: bool) -> tuple[Text, list[PickRow]]:
+    def _auction_panel(self, view: View, legal: Legal, mine: bool) -> tuple[Lines, list[PickRow]]:
         auction = view.auction
-        text = Text("Auction ", style="bold")
-        text.append_text(card_text(auction.wild))
-        text.append(f" drawn by {self.player_name(view.turn)} · ")
-        if auction.high_bidder >= 0:
-            text.append(f"high bid {auction.high_bid} ({self.player_name(auction.high_bidder)})", style="bold")
-        else:
-            text.append("no bid yet", style="dim")
-        if auction.bids:
-            said = ", ".join(f"{self.player_name(s)} {amount or 'pass'}" for s, amount in auction.bids)
-            text.append(f"\nBids: {said}", style="dim")
+        # Lines wrapped between parts, never inside one (the prompt has four at most)
+        head = Text.assemble(("Auction ", "bold"), card_text(auction.wild))
+        high = (Text(f"high bid {auction.high_bid} ({self.player_name(auction.high_bidder)})", style="bold")
+                if auction.high_bidder >= 0 else Text("no bid yet", style="dim"))
+        line = Flow((Text(f"drawn by {self.player_name(view.turn)}"), high), " · ", head.append(" "))
+        said = [Text(f"{self.player_name(s)} {amount or 'pass'}", style="dim") for s, amount in auction.bids]
+        later = [self.player_name(s) for s in auction.bidders] if not mine else []
+        if later:
+            said.append(Text(f"to bid: {', '.join(later)}", style="italic"))
+        lines: list[Text | Flow] = [line]
+        if said:
+            lines.append(Flow(tuple(said), ", ", Text("Bids: ", style="dim")))
         if not mine:
-            later = [self.player_name(s) for s in auction.bidders]
-            if later:
-                text.append(f"\nTo bid: {', '.join(later)}", style="italic")
-            return text, []
+            return Lines(tuple(lines)), []
         me = self.me
         low = self._lowest_bid(view)
         self.bid_amount = max(low, min(self.bid_amount, me.power))
         gain = self.prospects.wild_gain
-        text.append(f"\nThe wild gives you {points(gain, sign=True)} · your power {me.power}", style="italic")
+        lines.append(Text(f"The wild gives you {points(gain, sign=True)} · your power {me.power}", style="italic"))
+        text = Lines(tuple(lines))
         if me.power < low:
             bid = Text(f"  You cannot bid: it takes {low}, your power is {me.power}", style="dim")
             return text, [PickRow(("act", Pass()), Text.assemble(("p ", "bold"), "Pass")), PickRow(("none",), bid, False)]
@@ -186,7 +187,7 @@ class DecisionPanels:
         rows.insert(index, PickRow(("act", DiscardWild()), discard, DiscardWild() in legal))
         return text, rows
 
-    def _buy_panel(self, view: View, legal: Legal) -> tuple[Text, list[PickRow]]:
+    def _buy_panel(self, view: View, legal: Legal) -> tuple[Text | Lines, list[PickRow]]:
         me = self.me
         priced = self._paying() if self.buy_card is not None else None
         if priced is not None:
@@ -198,7 +199,7 @@ class DecisionPanels:
         self.buy_card = None
         text = Text("Final buy: " if view.phase == FINAL_BUY else "Buy phase: ", style="bold")
         if view.market:
-            text.append(f"one market card (price = its number), power {me.power}.")
+            text.append(f"one market card, price = its number · power {me.power}")
         else:
             text.append("the market is empty: s to go on.")
         rows = [PickRow(("act", Skip()), Text.assemble(("s ", "bold"), "Skip: buy nothing"), Skip() in legal)]
@@ -210,22 +211,33 @@ class DecisionPanels:
             best = offer.best.score_after if offer.best is not None else me.score
             line.append(f"  → {points(best)} after paying", style="bold" if best > me.score else "dim")
             rows.append(PickRow(("market", offer.card), line))
-        blocked = [f"{card_name(card)} ({NOT_BUYABLE[why]})" for card, why in self.prospects.not_buyable]
+        blocked = self._not_buyable()
         if blocked:
-            text.append("\nNot for you now: " + ", ".join(blocked), style="dim")
+            return Lines((text, Fit(Text("Not for you: ", style="dim"), blocked))), rows
         return text, rows
+
+    def _not_buyable(self) -> tuple[Text, ...]:
+        """"orange 8, green 6 (too dear), red 4 (you hold one)": a reason once per group."""
+        items = []
+        for why in NOT_BUYABLE:
+            cards = [card for card, reason in self.prospects.not_buyable if reason == why]
+            items += [Text(card_name(card), style="dim") for card in cards]
+            if cards:
+                items[-1].append(f" ({NOT_BUYABLE[why]})")
+        return tuple(items)
 
     def _payment_rows(self, priced: Paying | None, legal: Legal, make) -> list[PickRow]:
         me = self.me
         rows = []
         for option in priced.payments if priced is not None else ():
             action = make(option.payment)
-            line = Text(f"→{points(option.score_after):>7}  ", style="bold")
-            line.append(payment_text(option.payment))
+            head = Text(f"→{points(option.score_after):>7}  ", style="bold")
             if option.overpaid:
-                line.append(f" ({option.overpaid} lost)", style="dim")
+                head.append(f"({option.overpaid} lost) ", style="dim")
+            # at 80 columns a long payment ends in "+ 2 more" (mark cards to see the ones you give)
+            parts = tuple(Text(part) for part in payment_parts(option.payment)) or (Text("nothing"),)
             if action in legal:
-                rows.append(PickRow(("pay", action), line))
+                rows.append(PickRow(("pay", action), Fit(head, parts, " + ")))
         if me.collection:
             rows.append(PickRow(("none",), Text("cards you could give (space marks):", style="dim italic"), False))
             for card, loss in priced.card_losses if priced is not None else ():

@@ -243,6 +243,7 @@ class TenScreen(BoardText, DecisionPanels, GameScreen):
         key = self.query_one("#choices", PickList).highlighted
         if isinstance(key, tuple) and key[0] == "mark":
             self._toggle_mark(key[1])
+            self.query_one("#choices", PickList).after_mark()
         else:
             self.show_message("Move to a card under \"cards you could give\" to mark it.", error=True)
 

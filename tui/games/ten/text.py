@@ -146,6 +146,11 @@ def collections_text(names: Sequence[str], players: Sequence[PlayerView], result
 
 def payment_text(payment: Payment) -> str:
     """ "2 tokens + 1 bust token + green 1 ×2 + red 7" """
+    return " + ".join(payment_parts(payment)) or "nothing"
+
+
+def payment_parts(payment: Payment) -> list[str]:
+    """What a payment gives, a part each: "2 tokens", "1 bust token", "green 1 ×2", "red 7"."""
     parts = []
     if payment.currency:
         parts.append(plural(payment.currency, "token"))
@@ -155,4 +160,4 @@ def payment_text(payment: Payment) -> str:
     for name in dict.fromkeys(names):
         count = names.count(name)
         parts.append(name + (f" ×{count}" if count > 1 else ""))
-    return " + ".join(parts) or "nothing"
+    return parts
