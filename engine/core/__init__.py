@@ -23,15 +23,14 @@ from .game import (
     View,
     pick_uniform,
 )
+from .hashing import canonical, state_hash
 from .log import GameLog, final_state, new_log, replay, replay_hashes
 from .plain import (
-    canonical,
     decode,
     fast_maker,
     from_plain,
     plain,
     relabel,
-    state_hash,
     to_plain,
 )
 from .rng import Rng, Stream, seed_bytes

@@ -8,7 +8,8 @@ from typing import Any
 
 from .errors import GameError, ReplayError
 from .game import Action, Game, Seat, State
-from .plain import from_plain, plain, state_hash, to_plain
+from .hashing import state_hash
+from .plain import from_plain, plain, to_plain
 
 
 @plain("core.GameLog")

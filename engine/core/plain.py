@@ -240,8 +240,3 @@ def _dict_maker(cls: type[T], names: tuple[str, ...]) -> Callable[..., T]:
 
     make.evolve, make.values, make.draft, make.build = evolve, values, draft, build  # type: ignore[attr-defined]
     return make
-
-
-# canonical bytes and state hashes: engine/core/hashing.py, which reads the tables above
-from .hashing import canonical as canonical  # noqa: E402
-from .hashing import state_hash as state_hash  # noqa: E402

@@ -18,10 +18,8 @@ ROOT = Path(__file__).resolve().parents[2]
 LAYERS = ("engine", "net", "tui")
 
 KNOWN_CIRCLES = {
-    ("engine.sheriff",): "Sheriff rules / dealt / dealt_view (issue 21 item 1, the Sheriff engineer's)",
-    ("net.lockstep",): "lockstep steps / dealing / simultaneous / sealed (issue 21 items 1 and 3)",
+    ("net.lockstep",): "lockstep steps / dealing / simultaneous (issue 21 item 3)",
     ("net.relay", "net.relay_lending"): "the relay and its lending (found by this test; not in issue 21)",
-    ("tui.games.sheriff",): "Sheriff screen / widgets / offer (issue 21, the Sheriff engineer's)",
 }
 """The modules (and packages) each known circle may span -> what it is and whose it is."""
 
