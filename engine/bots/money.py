@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..core import Action, ActionSpace
+from ..money import make_bid
 from ..money.cards import CURRENCY, KIND, VALUE
-from ..money.rules import make_bid
 from ..money.scoring import currency_points
 from ..money.state import Keep, MoneyView, SwapBid, SwapMarket
 from .base import Bot

@@ -2,8 +2,9 @@
 
 from ..core.descriptor import GameDescriptor, OptionDoc, Rounds
 from . import scorepad
+from .bids import BidSpace, make_bid
 from .cards import EDITIONS
-from .rules import GAME, STALEMATE_ROUNDS, BidSpace, MoneyGame, make_bid
+from .rules import GAME, STALEMATE_ROUNDS, MoneyGame
 from .scorepad import score_pad
 from .state import Bid, BidView, Keep, MoneyState, MoneyView, PendingBid, SwapBid, SwapMarket
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from engine.core import IllegalAction, Stream
 from engine.money import GAME, Bid, BidSpace, make_bid
-from engine.money.rules import bid_problem
+from engine.money.bids import bid_problem
 
 from .helpers import table
 

@@ -17,7 +17,7 @@ from textual.binding import Binding
 from textual.widgets import Static
 
 from engine.money import cards as money_cards
-from engine.money.rules import make_bid
+from engine.money import make_bid
 from engine.money.state import BidView, Keep, MoneyView, SwapBid, SwapMarket
 
 from ...widgets import PickList, PickRow
