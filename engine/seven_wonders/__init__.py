@@ -3,7 +3,8 @@
 from ..core.descriptor import GameDescriptor, OptionDoc, Rounds
 from . import scorepad
 from .picks import card_options
-from .rules import GAME, SevenWonders, view_context
+from .position import view_context
+from .rules import GAME, SevenWonders
 from .scorepad import score_pad
 
 __all__ = ["DESCRIPTOR", "GAME", "SevenWonders", "card_options", "score_pad", "view_context"]

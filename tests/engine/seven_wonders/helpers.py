@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from engine.seven_wonders import GAME
 from engine.seven_wonders.cards import BOARDS, CARDS, age_cards
-from engine.seven_wonders.rules import Context
+from engine.seven_wonders.picks import Context
 from engine.seven_wonders.state import Pick, State
 
 

@@ -7,7 +7,7 @@ import pytest
 from engine.seven_wonders import GAME
 from engine.seven_wonders.cards import DATA
 from engine.seven_wonders.payment import profile
-from engine.seven_wonders.rules import Context
+from engine.seven_wonders.picks import Context
 from engine.seven_wonders.scoring import Table, best_science, science_points, score_table
 from engine.seven_wonders.state import BABYLON, HALIKARNASSOS, BuildFromDiscard, Pick
 
@@ -143,7 +143,7 @@ def test_military_age2_five_players() -> None:
     state = table([s["wonder"] for s in seats], [s["cards"] for s in seats],
                   stages=[s["stages_built"] for s in seats], age=2, turn=6,
                   hands=[["age2_school", "age2_loom"] for _ in seats])
-    from engine.seven_wonders.rules import _military
+    from engine.seven_wonders.steps import _military
 
     after = _military(state)
     sums = [sum(t) for t in after.tokens]

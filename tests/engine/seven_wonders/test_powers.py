@@ -9,9 +9,9 @@ import pytest
 from engine.core import IllegalAction
 from engine.seven_wonders import GAME
 from engine.seven_wonders.cards import CARDS, age_cards
-from engine.seven_wonders.rules import _start_age
 from engine.seven_wonders.scoring import Table, score_table
 from engine.seven_wonders.state import BABYLON, HALIKARNASSOS, BuildFromDiscard, Decline, Pick
+from engine.seven_wonders.steps import start_age
 
 from .helpers import table
 
@@ -41,7 +41,7 @@ def test_olympia_a_builds_one_card_free_once_per_age() -> None:
     assert not any(a.kind == "build_free" for a in GAME.legal_actions(s, 0))
     with pytest.raises(IllegalAction, match="no free build"):
         GAME.validate(s, 0, Pick(s.hands[0][0], "build_free"))
-    again = _start_age(replace(s, age=2), 3)
+    again = start_age(replace(s, age=2), 3)
     assert any(a.kind == "build_free" for a in GAME.legal_actions(again, 0))
 
 

@@ -142,7 +142,7 @@ def test_sixth_turn_last_card_is_discarded_for_nothing_then_military() -> None:
 
 @pytest.mark.parametrize("age, win", [(1, 1), (2, 3), (3, 5)])
 def test_victory_tokens_per_age_and_defeat_minus_one(age: int, win: int) -> None:
-    from engine.seven_wonders.rules import _military
+    from engine.seven_wonders.steps import _military
 
     s = three([["age1_stockade", "age1_barracks"], ["age1_guard_tower"], []], [[], [], []], age=age)
     assert _military(s).tokens == ((win, win), (win, -1), (-1, -1))

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from engine.core import HIDDEN, Stream, canonical, decode, pick_uniform, to_plain
 from engine.seven_wonders import GAME, view_context
-from engine.seven_wonders.rules import card_options
+from engine.seven_wonders.picks import card_options
 from engine.seven_wonders.state import BABYLON, HALIKARNASSOS, Pick
 
 from ..strings import strings_in
@@ -173,8 +173,8 @@ def test_the_view_counts_each_citys_science_as_the_final_scoring_does() -> None:
     """§ science: the screen shows symbols and wildcards from the view; at the end, scored by
     the rules' best choice of wildcards, they give each city's science points exactly."""
     from engine.bots import play_game
-    from engine.seven_wonders.rules import final_scores
     from engine.seven_wonders.scoring import best_science
+    from engine.seven_wonders.view import final_scores
 
     checked = 0
     for seed in range(12):
