@@ -94,7 +94,8 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from tui.replay import CannotReplay, load_replay, write_export
+    from tui.replay import CannotReplay, load_replay
+    from tui.replay_export import write_export
 
     try:
         recorded = load_replay(args.file)

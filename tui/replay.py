@@ -1,4 +1,4 @@
-"""Replays: a game read back from disk, step by step, as a read-only table; and its JSON export.
+"""Replays: a game read back from disk, step by step, as a read-only table (export: replay_export.py).
 
 Three kinds of file replay:
 
@@ -23,11 +23,11 @@ import json
 import logging
 import re
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from engine.core import (
     Action,
@@ -42,8 +42,6 @@ from engine.core import (
     State,
     View,
     replay,
-    state_hash,
-    to_plain,
 )
 from engine.core.descriptor import Rounds
 from engine.registry import game_ids, get_descriptor, get_game
@@ -54,8 +52,6 @@ from .table import Table, TableEvent, TableSupports, deal_text
 
 log = logging.getLogger(__name__)
 
-EXPORT_FORMAT = "gamenight-replay"
-EXPORT_VERSION = 1
 LOG_FILE = "log.bin"
 
 
@@ -458,52 +454,3 @@ class ReplayTable(Table):
 
     async def chat(self, text: str) -> None:
         raise IllegalAction("this is a replay: nobody is listening")
-
-
-# ---- export as JSON lines ------------------------------------------------------------------
-def export_lines(recorded: Replay) -> Iterator[str]:
-    """One header line, then one line per step (see docs/tui.md, "Replays")."""
-    game_log = recorded.game_log
-    header: dict[str, Any] = {
-        "format": EXPORT_FORMAT, "version": EXPORT_VERSION, "game": recorded.game.id,
-        "players": game_log.n_players, "names": list(recorded.names),
-        "options": {name: value for name, value in game_log.options}, "seed": game_log.seed.hex(),
-        "source": recorded.source, "steps": recorded.steps, "over": recorded.is_over(),
-        "start_hash": state_hash(recorded.states[0]),
-    }
-    if recorded.is_over():
-        header["scores"] = list(recorded.game.result(recorded.states[-1]).scores)
-    yield _json(header)
-    for k, step in enumerate(game_log.steps):
-        events = recorded.step_events[k]
-        yield _json({
-            "step": k,
-            "actions": [
-                {"seat": seat, "name": recorded.names[seat], "action": to_plain(action),
-                 "text": "; ".join(event_lines(recorded.game.id, [e for e in events if e.seat == seat],
-                                               recorded.names))}
-                for seat, action in step
-            ],
-            "events": to_plain(events),
-            "log": list(recorded.step_lines[k]),
-            "hash": state_hash(recorded.states[k + 1]),
-        })
-
-
-def write_export(recorded: Replay, out: IO[str]) -> int:
-    """Write the export; returns the number of lines."""
-    count = 0
-    for line in export_lines(recorded):
-        out.write(line + "\n")
-        count += 1
-    return count
-
-
-def _json(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"), default=_bytes_hex)
-
-
-def _bytes_hex(value: Any) -> Any:
-    if isinstance(value, bytes):  # no action carries bytes today; a hex string reads in jq
-        return value.hex()
-    raise TypeError(f"{type(value).__name__} is not JSON")

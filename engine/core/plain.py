@@ -144,6 +144,15 @@ def decode(data: bytes) -> Any:
     return from_plain(raw)
 
 
+# Why it is fast: the generated __init__ of a frozen dataclass sets every field with
+# object.__setattr__(self, "name", value), which costs most of a step when a state has
+# sixteen fields or more. For a slots class the maker is a plain (not frozen) twin class
+# with the same slots: its __init__ stores the fields at the speed of any attribute store,
+# then turns the object into a `cls` (Python allows `__class__` assignment between classes
+# of the same layout), about three times faster than cls(...). For a class without slots
+# (Sheriff's State: thirty fields, edited as a draft) a build makes the draft dict itself
+# the new object's __dict__, with no copy at all. Either way the object is equal to what
+# cls(...) makes, of type `cls`; only for classes with no __post_init__ (nothing else runs).
 def fast_maker(cls: type[T]) -> Callable[..., T]:
     """The one way rules build a new state (or any frozen dataclass on a hot path).
 
@@ -155,16 +164,6 @@ def fast_maker(cls: type[T]) -> Callable[..., T]:
       and `make.build(draft)` -> the new state (the draft is the state's from then on);
     - `make.values(state)`: every field's value, in order.
     A setup may still call `State(...)` with keywords; transitions use the maker.
-
-    Why it is fast: the generated __init__ of a frozen dataclass sets every field with
-    object.__setattr__(self, "name", value), which costs most of a step when a state has
-    sixteen fields or more. For a slots class the maker is a plain (not frozen) twin class
-    with the same slots: its __init__ stores the fields at the speed of any attribute store,
-    then turns the object into a `cls` (Python allows `__class__` assignment between classes
-    of the same layout), about three times faster than cls(...). For a class without slots
-    (Sheriff's State: thirty fields, edited as a draft) a build makes the draft dict itself
-    the new object's __dict__, with no copy at all. Either way the object is equal to what
-    cls(...) makes, of type `cls`; only for classes with no __post_init__ (nothing else runs).
     """
     names = tuple(f.name for f in dataclasses.fields(cls))
     if hasattr(cls, "__post_init__"):
