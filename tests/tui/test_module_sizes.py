@@ -1,7 +1,9 @@
-"""The game screens stay readable: no module of tui/games over ~500 lines, no function over 60.
+"""The code stays readable: no module of engine/, net/ or tui/ over ~500 lines, no function
+over 60.
 
-A screen that grows past these limits gets another module in its package (text, widgets,
-board, panels ...), not a longer one.
+A module that grows past these limits gets another module beside it in its package (text,
+widgets, board, panels; setup, checks, view ...), not a longer one. `KNOWN_LONG` names what is
+still over, with why: an entry that is no longer over fails the test, so the list only shrinks.
 """
 
 from __future__ import annotations
@@ -11,23 +13,34 @@ from pathlib import Path
 
 import pytest
 
-GAMES = Path(__file__).resolve().parents[2] / "tui" / "games"
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ROOT / "tui" / "games"
 MAX_MODULE_LINES = 500
 MAX_FUNCTION_LINES = 60
-MODULES = sorted(GAMES.rglob("*.py"))
+MODULES = sorted(p for layer in ("engine", "net", "tui") for p in (ROOT / layer).rglob("*.py"))
+
+KNOWN_LONG = {
+    "engine/ten/rules.py": "Ten's rules, to be split as Money! and 7 Wonders were (issue 21 item 6)",
+    "net/lockstep/dealing.py": "the deal inside lockstep, to become a service of its step machine (issue 21 item 3)",
+    "tui/cli_net.py": "the network commands, to be split by command (issue 21 item 6)",
+    "tui/cli_net.py:net_selfplay": "the network self-play command (issue 21 item 6)",
+    "net/session.py:join_game": "joining a table (issue 21 item 6)",
+}
+"""Modules (path) and functions (path:name) known to be over the limits -> why."""
 
 
 def names(paths: list[Path]) -> list[str]:
-    return [str(p.relative_to(GAMES)) for p in paths]
+    return [str(p.relative_to(ROOT)) for p in paths]
 
 
-def long_functions(source: str) -> list[str]:
-    """Every function (methods and nested ones too) longer than the limit, with its length."""
+def long_functions(source: str, known: frozenset[str] = frozenset()) -> list[str]:
+    """Every function (methods and nested ones too) longer than the limit, with its length,
+    but those named in `known`."""
     return [
         f"{node.name} ({node.end_lineno - node.lineno + 1} lines, line {node.lineno})"
         for node in ast.walk(ast.parse(source))
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
-        and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES
+        and node.end_lineno - node.lineno + 1 > MAX_FUNCTION_LINES and node.name not in known
     ]
 
 
@@ -39,11 +52,27 @@ def test_every_game_has_a_package():
 
 @pytest.mark.parametrize("path", MODULES, ids=names(MODULES))
 def test_module_and_function_sizes(path: Path):
+    name = str(path.relative_to(ROOT))
     source = path.read_text(encoding="utf-8")
     lines = len(source.splitlines())
-    assert lines <= MAX_MODULE_LINES, f"{path.name} has {lines} lines: split it"
-    long = long_functions(source)
-    assert not long, f"{path.name}: functions over {MAX_FUNCTION_LINES} lines: {', '.join(long)}"
+    if name not in KNOWN_LONG:
+        assert lines <= MAX_MODULE_LINES, f"{name} has {lines} lines: split it"
+    known = frozenset(key.split(":")[1] for key in KNOWN_LONG if key.startswith(name + ":"))
+    long = long_functions(source, known)
+    assert not long, f"{name}: functions over {MAX_FUNCTION_LINES} lines: {', '.join(long)}"
+
+
+@pytest.mark.parametrize("key", sorted(KNOWN_LONG))
+def test_what_is_known_to_be_long_still_is(key: str):
+    path, _, function = key.partition(":")
+    source = (ROOT / path).read_text(encoding="utf-8")
+    if function:
+        assert any(
+            entry.startswith(function + " ") for entry in long_functions(source)), \
+            f"{key} is no longer over {MAX_FUNCTION_LINES} lines: drop it from KNOWN_LONG"
+    else:
+        assert len(source.splitlines()) > MAX_MODULE_LINES, \
+            f"{path} is no longer over {MAX_MODULE_LINES} lines: drop it from KNOWN_LONG"
 
 
 def test_the_check_finds_a_long_method_and_passes_a_short_one():
