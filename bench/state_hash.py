@@ -19,27 +19,18 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import msgpack  # noqa: E402
 
 from engine.bots import make_bot  # noqa: E402
-from engine.core import Stream, canonical, seed_bytes, state_hash, to_plain  # noqa: E402
-from engine.core.hashing import _PARTS  # noqa: E402
+from engine.core import Stream, canonical, seed_bytes, state_hash  # noqa: E402
+from engine.core.hashing import _PARTS, defined_canonical  # noqa: E402
 from engine.registry import get_game  # noqa: E402
 
 TABLES = (("money", 4), ("sheriff", 4), ("ten", 3), ("seven_wonders", 4))
 
 
-def _sort_maps(data: Any) -> Any:
-    if isinstance(data, dict):
-        return {k: _sort_maps(data[k]) for k in sorted(data)}
-    if isinstance(data, list):
-        return [_sort_maps(v) for v in data]
-    return data
-
-
 def state_hash_before(state: Any) -> str:
     """engine.core.plain.state_hash as it was (89c6b63)."""
-    return sha256(msgpack.packb(_sort_maps(to_plain(state)), use_bin_type=True)).hexdigest()
+    return sha256(defined_canonical(state)).hexdigest()
 
 
 def played_states(game_id: str, n_players: int, label: str) -> list[Any]:
