@@ -146,6 +146,14 @@ def _deck_secret(v: Any) -> bool:
                  and _list_of(_int, MAX_CARDS)(v["pool_perm"])))
 
 
+_SEALED_SECRET = _bin(limit=128)  # a table secret (10 bytes) in a sealed box (+48)
+
+
+def _rematch_box(v: Any) -> bool:
+    """[seat, the new table's secret sealed to that seat's key]."""
+    return isinstance(v, list) and len(v) == 2 and _seat(v[0]) and _SEALED_SECRET(v[1])
+
+
 # kind -> body field -> check. Every field is required; no other field is allowed.
 BODIES: dict[str, dict[str, Callable[[Any], bool]]] = {
     "announce": {
@@ -189,6 +197,8 @@ BODIES: dict[str, dict[str, Callable[[Any], bool]]] = {
     "sync_req": {"from": _int, "proof": _proof},
     "sync": {"for": _bin(32), "msgs": _list_of(_bin(limit=MAX_SIZE), 4096)},
     "chat": {"text": _str(500)},
+    # the host deals again once the game is over (net/lockstep/rematch.py)
+    "rematch": {"gid": _gid, "boxes": _list_of(_rematch_box, 64)},
     "presence": {"status": lambda v: v in ("online", "offline"), "name": _NAME},
 }
 KINDS = frozenset(BODIES)

@@ -64,6 +64,19 @@ class Session:
     closers: list[Callable[[], Awaitable[None]]] = field(default_factory=list)
     bots: list[Peer] = field(default_factory=list)
     fingerprint: str = ""  # the pin of the broker's certificate we trust (the invite carries it)
+    broker: EmbeddedBroker | None = None  # the broker this terminal runs for the game, if it does
+    settings: BrokerSettings | None = None  # how this terminal reached the broker
+    pin: TablePin | None = None  # the table's pin, as the invite code carries it
+
+    def hand_broker_over(self, to: Session) -> None:
+        """A rematch: the broker this session runs keeps running for session `to`, which
+        stops it when it closes (this one no longer does)."""
+        broker, self.broker = self.broker, None
+        if broker is None:
+            return
+        self.closers = [c for c in self.closers if c != broker.stop]
+        to.closers.insert(0, broker.stop)  # closers run newest first: the broker stops last
+        to.broker = broker
 
     async def close(self) -> None:
         for bot in self.bots:
@@ -80,6 +93,15 @@ class Session:
                 await closer()
             except Exception:
                 log.exception("closing failed")
+
+
+async def offer_rematch(old: Session, new: Session) -> None:
+    """The host's rematch: `new`, hosted on `old`'s broker, takes that broker over and is
+    offered to `old`'s players (its table secret sealed to each seated key)."""
+    if new.pin is None:
+        raise ValueError("the new table has no pin to offer")
+    old.hand_broker_over(new)
+    await old.peer.offer_rematch(new.peer.lockstep.gid, new.pin.secret)
 
 
 def lan_address() -> str:
@@ -267,7 +289,8 @@ async def host_session(
                                   "bind": settings.bind, "port": broker.port if broker else settings.port})
         pin = host_pin(identity, gid)
         cert = invite_fingerprint(url, settings)
-        session = Session(peer, make_invite(url, gid, pin, cert), url, closers, fingerprint=cert)
+        session = Session(peer, make_invite(url, gid, pin, cert), url, closers, fingerprint=cert, broker=broker,
+                          settings=settings, pin=pin)
         for index in range(1, bots + 1):
             bot, stop = await start_bot(url, gid, settings, index=index, kind=bot_kind, delay=bot_delay,
                                         persist=persist, pin=pin)
@@ -310,7 +333,7 @@ async def join_session(
     if peer.store is not None and cert:  # to rejoin without the code (`gamenight join`, Continue)
         peer.store.save_meta({**peer.store.load_meta(), "cert": cert})
     invite = make_invite(url, gid, pin, cert) if pin is not None else f"{url}/{gid}"
-    return Session(peer, invite, url, [transport.stop], fingerprint=cert)
+    return Session(peer, invite, url, [transport.stop], fingerprint=cert, settings=settings, pin=pin)
 
 
 async def wait_started(peer: Peer, timeout: float | None = None) -> None:

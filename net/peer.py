@@ -302,6 +302,13 @@ class Peer:
     def chat(self, text: str) -> None:
         self._run(self.lockstep.chat(text))
 
+    async def offer_rematch(self, gid: str, secret: bytes) -> None:
+        """As the host of a game that is over, offer the new table `gid` to the players (its
+        secret sealed to each seated key) and wait until the offer is out; ValueError says
+        why not."""
+        self._run(self.lockstep.offer_rematch(gid, secret))
+        await self.flush()
+
     def kick(self, seat: int) -> None:
         """As the host, free `seat` before the start (ValueError says why not)."""
         self._run(self.lockstep.kick(seat))

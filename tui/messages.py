@@ -29,5 +29,6 @@ class TableCreated(TableMessage):
 
 
 class CloseTable(TableMessage):
-    """Close a table that never reached its game screen (the screen that built it goes)."""
+    """Close a table: one that never reached its game screen (the screen that built it goes),
+    or one a rematch replaced."""
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from engine.core import Action, ActionSpace, IllegalAction, Result, Seat, View
@@ -26,13 +27,26 @@ log = logging.getLogger(__name__)
 Closer = Callable[[], Awaitable[None]]
 
 
+@dataclass(frozen=True)
+class NetRematch:
+    """What a network table's rematch opens, replacing `table` once the new one is up: hosting
+    again (`host`: the Host screen's request) or the table the host offered (`code`: its
+    invite code, joined as `name`)."""
+
+    table: NetTable
+    host: Any = None
+    code: str = ""
+    name: str | None = None
+
+
 class NetTable(Table):
     """A networked game as seen from this terminal (one seat, or none when watching)."""
 
-    supports = TableSupports(chat=True, vote=True, hand_over=True, timed_waits=True)
-
-    def __init__(self, peer: Peer, *, invite: str = "", closers: Sequence[Closer] = ()) -> None:
+    def __init__(self, peer: Peer, *, invite: str = "", closers: Sequence[Closer] = (),
+                 session: Any = None) -> None:
         super().__init__()
+        self.session = session  # net.launch.Session: what a rematch reuses (broker, settings)
+        self.host_request: Any = None  # the Host screen's request, when this terminal hosts
         self.peer = peer
         self.lockstep = peer.lockstep
         self.game = peer.lockstep.game
@@ -50,6 +64,15 @@ class NetTable(Table):
             self._use_settings()
 
     # ---- reading -----------------------------------------------------------------------
+    @property
+    def supports(self) -> TableSupports:  # type: ignore[override]
+        """Chat, the vote, a handover and timed waits; a rematch once the game is over, for
+        the host that hosted it here or a player the host offered one."""
+        ls = self.lockstep
+        rematch = self.session is not None and ls.phase == "over" and (
+            self.host_request is not None if ls.is_host else ls.rematch_offer is not None)
+        return TableSupports(chat=True, vote=True, hand_over=True, timed_waits=True, rematch=rematch)
+
     @property
     def names(self) -> list[str]:  # type: ignore[override]
         ls = self.lockstep
@@ -137,6 +160,33 @@ class NetTable(Table):
         """Leave for good: another terminal's bot plays this seat (ValueError if nobody can)."""
         self.peer.handover(bot)
 
+    def rematch(self) -> NetRematch:
+        """What opens this table's rematch (net/lockstep/rematch.py): as the host, hosting
+        again on the same broker with the same request (a new game id); as a player, the
+        table the host offered (ValueError: none yet)."""
+        import dataclasses
+
+        from net.invite import make_invite
+        from net.launch import BrokerSettings
+        from net.lockstep.admission import TablePin, fingerprint
+
+        ls, session = self.lockstep, self.session
+        if session is None or not self.is_over():
+            raise ValueError("a rematch starts once the game is over")
+        if ls.is_host:
+            if self.host_request is None:
+                raise ValueError("this table was not hosted from this terminal's Host screen")
+            settings = dataclasses.replace(session.settings or self.host_request.settings or BrokerSettings(),
+                                           broker=session.broker_url)
+            return NetRematch(self, host=dataclasses.replace(self.host_request, gid=None, settings=settings,
+                                                             rematch_of=self))
+        if ls.rematch_offer is None or ls.host_key is None:
+            raise ValueError("the host has not offered a rematch yet")
+        gid, secret = ls.rematch_offer
+        code = make_invite(session.broker_url, gid, TablePin(fingerprint(ls.host_key), secret), session.fingerprint)
+        seat = ls.my_seat
+        return NetRematch(self, code=code, name=self.names[seat] if seat is not None else None)
+
     @property
     def ended_why(self) -> str:
         outcome = self.lockstep.outcome
@@ -212,6 +262,9 @@ class NetTable(Table):
             self.emit(TableEvent("error", note.text, dict(note.data)))
         elif kind in ("lobby", "started", "seated", "lobby_closed"):
             self.emit(TableEvent("lobby", note.text, {**note.data, "note": kind}))
+        elif kind == "rematch":
+            self.emit(TableEvent("rematch", "The host deals again: press r for the new table",
+                                 {"gid": note.data.get("gid")}))
         elif kind in ("vote", "proof", "handover", "audit", "ending"):
             self.emit(TableEvent("notice", note.text, {**note.data, "note": kind}))
         if kind == "changed" and note.data.get("step") == 0:

@@ -170,9 +170,10 @@ class Table(ABC):
         """Leave for good, another terminal's bot playing this seat (ValueError if none can)."""
         raise ValueError("no other terminal can play this seat")
 
-    def rematch(self) -> Table:
+    def rematch(self) -> Any:
         """A new table: the same players in the same seats, the same options and clock, a new
-        deal (ValueError where there is none to start)."""
+        deal (ValueError where there is none to start). A network table answers with the
+        screen that opens it (Host or Join), which closes this table once the new one is up."""
         raise ValueError("this table cannot start a rematch")
 
     # ---- acting ------------------------------------------------------------------------

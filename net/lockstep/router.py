@@ -26,6 +26,7 @@ from .deadlines import Deadlines
 from .lobby import Lobby
 from .outputs import DECK_KINDS, STEP_KINDS, TABLE_KINDS, Output, TableInfo
 from .proofs import Proofs
+from .rematch import Rematch
 from .seed import SeedAgreement
 from .social import Social
 from .steps import Steps
@@ -78,6 +79,7 @@ class Lockstep:
         self.seeding = SeedAgreement(ctx, self._seeded)
         self.steps = Steps(ctx, self.buffer, self._route)
         self.social = Social(ctx)
+        self.rematch = Rematch(ctx)
         self.catchup = Sync(ctx, self._pending_raws, self.receive, lambda: self.social.offline)
         self._handlers = self._handlers_by_kind()
         # a table that must not wait forever: proofs of faults, deadlines, the vote
@@ -201,6 +203,15 @@ class Lockstep:
 
     def chat(self, text: str) -> list[Output]:
         return self.social.chat(text)
+
+    def offer_rematch(self, gid: str, secret: bytes) -> list[Output]:
+        """As the host of a game that is over: offer the new table `gid` to its players."""
+        return self.rematch.make_offer(gid, secret)
+
+    @property
+    def rematch_offer(self) -> tuple[str, bytes] | None:
+        """(game id, table secret) of the rematch the host offered us, if it did."""
+        return self.rematch.offer
 
     def presence(self, status: str) -> bytes | None:
         return self.social.presence(status)
@@ -364,6 +375,7 @@ class Lockstep:
             "seat": self.lobby.on_host_msg, "kick": self.lobby.on_host_msg, "refuse": self.lobby.on_host_msg, "start": self.lobby.on_host_msg,
             "sync_req": self.catchup.on_request, "sync": self.catchup.on_answer,
             "chat": self.social.on_chat, "presence": self.social.on_presence,
+            "rematch": self.rematch.on_offer,
         }
 
     def _seat_problem(self, env: Envelope) -> str | None:

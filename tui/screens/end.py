@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,7 +16,7 @@ from textual.widgets import DataTable, Footer, Static
 from engine.core import Result
 
 from ..results import category_label, table_rows, winners_line
-from ..table import Table
+from ..table import Table, TableEvent
 from .vote import ask_vote, vote_offered
 
 log = logging.getLogger(__name__)
@@ -85,6 +86,8 @@ class EndScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self._deal_timer = None
+        if self.table is not None:
+            self.table.subscribe(self._on_table_event)
         self._fill_table()
         self._refresh_deal()
         if "replaying" in self._deal_line() or vote_offered(self.table):
@@ -114,13 +117,23 @@ class EndScreen(Screen[None]):
         if self.table is None or not self.table.supports.rematch:
             return
         try:
-            table = self.table.rematch()
+            again = self.table.rematch()
         except Exception as exc:  # a save that cannot be written, say: one line, the end stays
             log.exception("starting a rematch failed")
             self.show_message(f"Cannot start a rematch: {exc}", error=True)
             return
-        self.app.leave_table(self.table)
-        self.app.open_table(table)
+        if isinstance(again, Table):
+            self.app.leave_table(self.table)
+            self.app.open_table(again)
+            return
+        self.app.show_menu()  # a network table: its Host or Join screen closes it once the new one is up
+        self.app.push_screen(rematch_screen(again))
+
+    def _on_table_event(self, event: TableEvent) -> None:
+        """The host of a network game offered a rematch: the key is there now."""
+        if event.kind == "rematch" and self.is_attached:
+            self.refresh_bindings()
+            self.show_message(event.text)
 
     def action_vote(self) -> None:
         ask_vote(self)
@@ -139,3 +152,14 @@ class EndScreen(Screen[None]):
             self.app.leave_table(self.table)
         else:
             self.app.show_menu()
+
+
+def rematch_screen(rematch: Any) -> Screen[Any]:
+    """The screen that opens a network table's rematch (tui/net_table.py `NetRematch`): Host
+    with the request it hosted with, or Join with the code of the table the host offered."""
+    from .host import HostScreen
+    from .join import JoinScreen
+
+    if rematch.host is not None:
+        return HostScreen(rematch.host)
+    return JoinScreen(code=rematch.code, name=rematch.name, rematch_of=rematch.table)

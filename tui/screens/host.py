@@ -28,7 +28,7 @@ from net.codec import MAX_NAME
 
 from ..clock import ClockSpec
 from ..config import broker_settings
-from ..messages import TableCreated
+from ..messages import CloseTable, TableCreated
 from ..net_table import NetTable
 from ..table import TableEvent
 from ..widgets import PickList, PickRow
@@ -56,6 +56,7 @@ class HostRequest:
     bot_delay: float = 0.6
     table: dict[str, Any] = field(default_factory=dict)  # deadlines and clock (deadlines.py)
     listed: bool = False  # behind a door: in its table list ("open to this server")
+    rematch_of: Any = None  # the NetTable whose players this table is offered to, once it is up
 
 
 class HostScreen(TableSetupScreen):
@@ -250,9 +251,12 @@ class HostScreen(TableSetupScreen):
             self._status(f"Cannot host: {exc}", error=True)
             return
         self.session = session
-        self.table = NetTable(session.peer, invite=session.invite, closers=[session.close])
+        self.table = NetTable(session.peer, invite=session.invite, closers=[session.close], session=session)
+        self.table.host_request = request
         self.post_message(TableCreated(self.table))
-        if request.settings is None or request.settings.broker == "embedded":
+        if request.rematch_of is not None:
+            await self._offer_rematch(request.rematch_of, session)
+        if session.broker is not None:  # this terminal runs the broker (after a rematch too)
             self.table.leave_warning = (
                 "The game's broker runs in this terminal: leaving stops it and the others wait "
                 "until you rejoin (gamenight join or resume)."
@@ -264,6 +268,18 @@ class HostScreen(TableSetupScreen):
         self.query_one("#host-invite", InviteCode).show(session.invite)
         self._draw_seats()
         self._maybe_open()
+
+    async def _offer_rematch(self, old: Any, session: Any) -> None:
+        """The new table is up: it takes the old table's broker over, the old table's players
+        get the offer, and the old table closes."""
+        from net.launch import offer_rematch
+
+        try:
+            await offer_rematch(old.session, session)
+        except Exception as exc:  # the old peer already stopped, say: the code still works
+            log.info("offering the rematch failed", exc_info=True)
+            self._status(f"The players were not told of the rematch ({exc}): give them the code", error=True)
+        self.post_message(CloseTable(old))
 
     def _list_on_server(self, session: Any) -> None:
         """Open to this server: the door's visitors see the table (until it ends or we leave),

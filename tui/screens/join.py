@@ -18,7 +18,7 @@ from textual.widgets import Footer, Input, Label, Static
 from net.codec import MAX_NAME
 
 from ..config import broker_settings
-from ..messages import TableCreated
+from ..messages import CloseTable, TableCreated
 from ..net_table import NetTable
 from ..table import TableEvent
 from ..widgets import PickList, PickRow
@@ -52,9 +52,11 @@ class JoinScreen(TableSetupScreen):
         Binding("escape", "back", "Back", show=True),
     ]
 
-    def __init__(self, code: str | None = None, *, watch: bool = False, name: str | None = None) -> None:
+    def __init__(self, code: str | None = None, *, watch: bool = False, name: str | None = None,
+                 rematch_of: Any = None) -> None:
         super().__init__(id="join-screen")
         self.code = code
+        self.rematch_of = rematch_of  # a table whose host offered this one: closed once we join
         self.watch_only = watch
         self.name_override = name
         self._asking: _Asking | None = None
@@ -194,8 +196,11 @@ class JoinScreen(TableSetupScreen):
             self._status(f"Cannot join: {exc}", error=True)
             return
         self.session = session
-        self.table = NetTable(session.peer, invite=session.invite, closers=[session.close])
+        self.table = NetTable(session.peer, invite=session.invite, closers=[session.close], session=session)
         self.post_message(TableCreated(self.table))
+        if self.rematch_of is not None:
+            self.post_message(CloseTable(self.rematch_of))
+            self.rematch_of = None
         self.table.subscribe(self._on_event)
         self._asking = _Asking(gid, url, watch, asyncio.get_running_loop().time())
         self._refresh()
