@@ -128,7 +128,7 @@ async def deal_time(url: str, game_id: str, n: int) -> tuple[float, int]:
         start = time.perf_counter()
         await until(lambda: all(len(p.lockstep.steps.dealing.mine) == 7 for p in peers)
                     if game_id == AgeDeal.id else
-                    all(p.lockstep.phase == "play" and not p.lockstep.steps.dealing.busy() for p in peers))
+                    all(p.lockstep.phase == "play" and not p.lockstep.dealing_busy() for p in peers))
         seconds = time.perf_counter() - start
         cards = sum(t.size for t in peers[0].lockstep.steps.dealing.tables.values())
         return seconds, cards

@@ -133,18 +133,18 @@ class BotLending:
         table = self.tables.get(env.gid)
         if table is None:
             table = self.tables[env.gid] = BotSeats(env.gid, env.sender.hex(), wanted)
-        ctx = watcher.lockstep.ctx
-        seated = set(ctx.seat_keys.values())
+        ls = watcher.lockstep
+        seated = set(ls.seat_keys.values())
         missing = wanted - sum(1 for key in table.numbers if key in seated)
         free = sum(1 for name in body["names"] if not name)
         if not 0 < free <= missing:
             return  # its players are not all in yet (or our seats are taken)
         now = asyncio.get_running_loop().time()
-        for number in range(1, wanted + len(ctx.kicked) + 1):
+        for number in range(1, wanted + len(ls.kicked) + 1):
             if free == 0:
                 break
             identity = self.bot_identity(env.gid, number)
-            if identity.public in seated or identity.public in ctx.kicked:
+            if identity.public in seated or identity.public in ls.kicked:
                 continue
             free -= 1
             if now - table.asked.get(number, -ASK_AGAIN) >= ASK_AGAIN:

@@ -152,7 +152,7 @@ async def host_game(
     checked = game.check_options(options or {})
     game.check_players(players, checked)
     lockstep.table = TableInfo(game.id, players, {}, {}, relay_bots)
-    lockstep.ctx.settings = table_settings(table)
+    lockstep.settings = table_settings(table)
     peer = Peer(lockstep, transport, prefix=prefix, store=store, bot=bot)
     raws = store.read_log() if store else []
     if raws:

@@ -281,7 +281,7 @@ class NetTable(Table):
         if self.clocks is not None:
             return
         try:
-            spec = ClockSpec.parse(str(self.lockstep.ctx.settings.get("clock", "off")))
+            spec = ClockSpec.parse(str(self.lockstep.settings.get("clock", "off")))
         except ClockError as exc:
             log.info("the host's clock is not one this client reads: %s", exc)
             return

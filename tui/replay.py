@@ -261,7 +261,7 @@ def _from_network_log(path: Path, kind: str, identity_key: bytes | None) -> Repl
     deal = _deal_of(lockstep)
     if lockstep.dealt and lockstep.deal_verdict != "verified":
         # hidden cards whose deal no audit has shown yet: the table's public states only
-        states = tuple(lockstep.steps.states)
+        states = lockstep.public_states
         return Replay(game, lockstep.game_log, tuple(lockstep.names), (), kind, path, states, deal)
     states = _states(game, lockstep.game_log, path)
     if not lockstep.replays():  # the engine and the protocol must agree

@@ -229,7 +229,7 @@ class ListedTable:
         """The table as it stands now."""
         ls = self.peer.lockstep
         seats = tuple(ls.names) if ls.names else tuple(ls.lobby_seats())
-        return TableEntry(self.gid, ls.game.id, seats, seats[0] or ls.ctx.name, ls.phase != "lobby",
+        return TableEntry(self.gid, ls.game.id, seats, seats[0] or ls.name, ls.phase != "lobby",
                           self.invite, os.getpid(), time.time() if now is None else now)
 
     def start(self) -> None:

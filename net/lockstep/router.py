@@ -104,6 +104,7 @@ class Lockstep:
     host_key = _shared("ctx", "host_key")
     table = _shared("ctx", "table", writable=True)
     seat_keys = _shared("ctx", "seat_keys")
+    kicked = _shared("ctx", "kicked")  # keys the host removed from a seat before the start
     seat_names = _shared("ctx", "seat_names")
     keys = _shared("ctx", "keys")
     names = _shared("ctx", "names")
@@ -122,6 +123,27 @@ class Lockstep:
     state = _shared("steps", "state")
     game_log = _shared("steps", "game_log")
     offline = _shared("social", "offline")
+    settings = _shared("ctx", "settings", writable=True)  # the table's deadlines and clock
+    name = _shared("ctx", "name")  # this peer's name at the table
+    announce_raw = _shared("lobby", "announce_raw")  # the host's announcement as it came
+    answers_as_archive = _shared("catchup", "archive", writable=True)  # no seat left to wait for
+
+    @property
+    def public_states(self) -> tuple[Any, ...]:
+        """A dealt table's public state at each step so far (cards never shown are tokens)."""
+        return tuple(self.steps.states)
+
+    def dealing_busy(self) -> bool:
+        """True while the table deals, shows or opens cards: nobody chooses meanwhile."""
+        return self.steps.dealing.busy()
+
+    def awaits_confirmation(self) -> bool:
+        """The state rests on a move only its author vouched for (proofs.py)."""
+        return self.proofs.awaits_confirmation()
+
+    def entropy(self, n: int) -> bytes:
+        """n bytes from this peer's entropy (a bot's draws, say)."""
+        return self.ctx.entropy(n)
 
     @property
     def may_draw_seed(self) -> bool:
