@@ -110,7 +110,7 @@ async def test_from_the_end_screens_the_host_deals_again_and_the_player_sits_at_
             old_a, old_b = alice.screen.table, bob.screen.table
             assert isinstance(old_a, NetTable) and isinstance(old_b, NetTable)
             assert not old_b.supports.rematch  # not before the end
-            await finish([old_a.peer, old_b.peer])
+            await finish([old_a.peer, old_b.peer], bot="heuristic", timeout=60)  # 30 steps; random bots take ~1,000
             for peer in (old_a.peer, old_b.peer):
                 peer.bot_kind = None  # the players are back at their keyboards
             await pilot_until(pa, lambda: isinstance(alice.screen, EndScreen), what="Alice's end screen")
