@@ -15,9 +15,9 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
-from .flow import Fit, Flow, Lines
+from .flow import Fit, Flow, Forms, Lines
 
-_COMPARABLE = (str, Text, Flow, Fit, Lines)
+_COMPARABLE = (str, Text, Flow, Fit, Forms, Lines)
 _LINES = (str, Text)  # their number of lines is known before they are drawn
 
 
