@@ -143,3 +143,18 @@ class Lines:
 
 def flow(items: Sequence[Text], sep: str = " · ", head: Text | None = None, indent: int = 2) -> Flow:
     return Flow(tuple(items), sep, head if head is not None else Text(), indent)
+
+
+SEPARATORS = (" · ", " → ", "; ", ", ")
+"""From the coarsest to the finest: where `fit_line` may end a line that does not fit."""
+
+
+def fit_line(text: Text | Forms, seps: Sequence[str] = SEPARATORS) -> Text | Forms:
+    """A line shown whole when it fits, else cut only between its parts ("…, 2 more"): split at
+    the coarsest separator it holds. A line with none of them (or already in Forms) is kept."""
+    if isinstance(text, Forms):
+        return text
+    sep = next((s for s in seps if s in text.plain), None)
+    if sep is None:
+        return text
+    return Forms((text, Fit(Text(), tuple(text.split(sep, allow_blank=True)), sep)))
