@@ -18,6 +18,7 @@ from tui.app import GamenightApp
 from tui.screens.new_game import GameSetup
 from tui.widgets import GameLogPanel, PickList
 from tui.widgets.flow import Fit, Forms
+from tui.widgets.footer import GameFooter
 
 PLAYERS = {"money": 4, "ten": 3, "seven_wonders": 3, "sheriff": 4}
 SEEDS = (1, 5)
@@ -63,6 +64,10 @@ def cropped_panels(screen) -> list[str]:
             width = widget.get_content_width(size, screen.size)
             if width > size.width:
                 cuts.append(f"#{widget.id}: {width} columns in {size.width}: {_shown(screen, widget)}")
+    for footer in screen.query(GameFooter):  # draws its keys itself, cropped at its edge
+        keys = footer.render().plain.rstrip()
+        if footer.display and footer.size.width and len(keys) > footer.size.width:
+            cuts.append(f"footer: {len(keys)} columns in {footer.size.width}: {keys}")
     for pick_list in screen.query(PickList):
         if pick_list.display and pick_list.region.area:
             cuts += [f"#{pick_list.id}: {row}" for row in _long_rows(pick_list)]

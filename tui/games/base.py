@@ -37,6 +37,7 @@ from ..screens.vote import ask_leave, ask_vote, vote_offered
 from ..table import Table, TableEvent
 from ..widgets import GameLogPanel, Scoreboard
 from ..widgets.chat import ChatPanel
+from ..widgets.flow import Forms
 from ..widgets.footer import GameFooter
 from ..widgets.panel import Panel
 
@@ -385,9 +386,10 @@ class GameScreen(Screen[None]):
         """A networked table's invite code ("" for a local table)."""
         return self.table.invite
 
-    def _invite_line(self) -> Text:
-        # One line, cut at the panel's edge: a wrapped code reads as two codes; F2 shows it whole.
-        return Text.assemble(("F2 invite: ", "bold"), self.invite, no_wrap=True, overflow="ellipsis")
+    def _invite_line(self) -> Forms:
+        # One line: a wrapped code reads as two codes, a cut one looks whole; F2 shows it whole.
+        return Forms((Text.assemble(("F2 invite: ", "bold"), self.invite),
+                      Text.assemble(("F2", "bold"), ": the invite code"), Text.assemble(("F2", "bold"), ": invite")))
 
     def action_invite(self) -> None:
         if self.invite:
