@@ -27,17 +27,21 @@ log = logging.getLogger(__name__)
 
 DETAIL_ROOM = 7
 """Lines the detail panel has (its max-height in sheriff.tcss)."""
+TALL_DETAIL_ROOM = 12
+"""... on a tall terminal (the -tall breakpoint): more of the negotiation is shown."""
+TALL_MORE_SAID = 3
+"""Words said shown on a tall terminal, beyond the 2 or 3 that fit at 80x24."""
 
 
-def _within_room(lines: list[Text | Forms]) -> list[Text | Forms]:
-    """At most DETAIL_ROOM lines: the words said (indented, also in the log) go first, oldest
+def _within_room(lines: list[Text | Forms], room: int) -> list[Text | Forms]:
+    """At most `room` lines: the words said (indented, also in the log) go first, oldest
     first; then the last lines give way to a note that the log has them."""
     said = [i for i, line in enumerate(lines) if isinstance(line, Text) and line.plain.startswith("  ")]
-    dropped = set(said[:max(0, len(lines) - DETAIL_ROOM)])
+    dropped = set(said[:max(0, len(lines) - room)])
     lines = [line for i, line in enumerate(lines) if i not in dropped]
-    if len(lines) > DETAIL_ROOM:
-        rest = len(lines) - DETAIL_ROOM + 1
-        lines = lines[:DETAIL_ROOM - 1] + [Text(f"{rest} more lines in the log (F3)", style="dim")]
+    if len(lines) > room:
+        rest = len(lines) - room + 1
+        lines = lines[:room - 1] + [Text(f"{rest} more lines in the log (F3)", style="dim")]
     return lines
 
 
@@ -49,7 +53,8 @@ class DetailPanel:
         view = self.view
         if view is None:
             return
-        lines = _within_room(self._detail_lines(view))
+        room = TALL_DETAIL_ROOM if self.has_class("-tall") else DETAIL_ROOM
+        lines = _within_room(self._detail_lines(view), room)
         detail = self.query_one("#detail", Static)
         # a line too long for the panel ends in "N more" between two of its parts, never mid-word
         detail.update(Lines(tuple(fit_line(line) for line in lines)) if lines else Text(""))
@@ -141,7 +146,8 @@ class DetailPanel:
                 head.append(f" · {OUTCOME_WORD.get(m.outcome, m.outcome)}", style="dim")
             lines.append(head)
             # the last words said: two while the offer or the placed cards need the room
-            for seat, action in view.talk[-(2 if mode in ("offer", "discard", "confiscate") else 3):]:
+            said = (2 if mode in ("offer", "discard", "confiscate") else 3) + (TALL_MORE_SAID if self.has_class("-tall") else 0)
+            for seat, action in view.talk[-said:]:
                 lines.append(self._talk_line(view, seat, action))
         if mode != "offer":
             for p in view.players:  # every bag opened this round, turned over card by card
