@@ -35,6 +35,7 @@ from ..screens.log_view import GameLogScreen
 from ..screens.pass_to import PassToScreen
 from ..screens.vote import ask_leave, ask_vote, vote_offered
 from ..table import Table, TableEvent
+from ..title import turn_title
 from ..widgets import GameLogPanel, Scoreboard
 from ..widgets.chat import ChatPanel
 from ..widgets.flow import Forms
@@ -199,6 +200,9 @@ class GameScreen(Screen[None]):
 
     _was_too_small = False
 
+    def on_unmount(self) -> None:
+        self.app.terminal_title.restore()  # back to the terminal's own title once the game is left
+
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
         """Below MIN_SIZE the footer keeps showing every key, dimmed where the key does not act."""
@@ -309,6 +313,8 @@ class GameScreen(Screen[None]):
             return
         if my_turn and not self._was_my_turn and self.app.config.ui.bell:
             self.app.bell()
+        if my_turn != self._was_my_turn and self.app.config.ui.title:
+            self.app.terminal_title.show(turn_title(self.table.game.name, my_turn))
         self._was_my_turn = my_turn
         if self.table.is_over() and not self._ended:
             self._ended = True
