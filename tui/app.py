@@ -44,6 +44,7 @@ from .screens.vote import LeaveDialog
 from .table import Table
 from .terminal import TerminalWatch, on_signals, terminal_fd
 from .themes import THEMES
+from .title import TerminalTitle, driver_writer
 
 log = logging.getLogger(__name__)
 
@@ -75,6 +76,7 @@ class GamenightApp(App[int]):
         self.door = current_door()  # behind an SSH or browser door: its table list, its broker
         self.bot_delay = config.ui.bot_delay if bot_delay is None else bot_delay
         self.tables: list[Table] = []
+        self.terminal_title = TerminalTitle(driver_writer(self))  # "your turn" (ui.title)
         self._leaving = False
 
     def on_mount(self) -> None:
@@ -285,6 +287,7 @@ class GamenightApp(App[int]):
         # every table, also one still filling its seats on a Host or Join screen (TableCreated)
         for table in list(self.tables):
             await self._close(table)
+        self.terminal_title.restore()  # while the driver still writes
         self.exit(0)
 
     # ---- errors ------------------------------------------------------------------------

@@ -59,6 +59,7 @@ class BrokerConfig:
 class UiConfig:
     theme: str = "textual-dark"
     bell: bool = True
+    title: bool = True  # the terminal's title says "▶ Your turn" (tui/title.py)
     bot_delay: float = 0.6
 
 
@@ -159,6 +160,7 @@ CHECKS: dict[tuple[str, str], Callable[[Any], str | None]] = {
     ("broker", "key_file"): _pem_file,
     ("ui", "theme"): _theme,
     ("ui", "bell"): _bool,
+    ("ui", "title"): _bool,
     ("ui", "bot_delay"): _delay,
 }
 

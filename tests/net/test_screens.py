@@ -213,10 +213,17 @@ async def test_at_80_columns_the_code_shows_whole_copies_and_pastes_back_whole(t
             assert parse_invite(field.value).gid == host_screen.table.lockstep.gid
             await pb.press("enter")
             await _wait(pb, lambda: isinstance(bob.screen, GameScreen), what="Bob's game screen")
+            await _wait(pa, lambda: isinstance(alice.screen, GameScreen), what="Alice's game screen")
+            # nothing cut on a network game screen either: the chat hint, the network footer
+            from tests.tui.helpers import screen_text
+            from tests.tui.test_no_clipping import cropped_panels, ellipsis_cuts
+
+            for pilot, app in ((pa, alice), (pb, bob)):
+                await pilot.pause()
+                assert not ellipsis_cuts(screen_text(app)) + cropped_panels(app.screen), screen_text(app)
             # in the game, F2 shows the code whole again and c copies it
             from tui.screens.invite import InviteDialog
 
-            await _wait(pa, lambda: isinstance(alice.screen, GameScreen), what="Alice's game screen")
             alice.copy_to_clipboard("")
             await pa.press("f2")
             await _wait(pa, lambda: isinstance(alice.screen, InviteDialog), what="the invite dialog")

@@ -60,6 +60,41 @@ def test_money_screen_in_a_real_80x24_terminal(gamenight_home):
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, check=False)
 
 
+def pane_title(session: str) -> str:
+    return subprocess.run(["tmux", "display", "-p", "-t", session, "#{pane_title}"],
+                          capture_output=True, text=True, check=False).stdout.strip()
+
+
+def wait_for_title(session: str, words: str, timeout: float = 20.0) -> str:
+    deadline = time.monotonic() + timeout
+    title = pane_title(session)
+    while words not in title and time.monotonic() < deadline:
+        time.sleep(0.25)
+        title = pane_title(session)
+    return title
+
+
+@pytest.mark.skipif(not GAMENIGHT.exists(), reason="the gamenight console script is not installed")
+def test_the_terminal_title_says_your_turn_in_a_real_terminal(gamenight_home):
+    """tmux reads OSC 2 into the pane's title: the app's title reaches a real terminal."""
+    session = f"gamenight-test-{uuid.uuid4().hex[:8]}"
+    command = (f"cd {ROOT} && GAMENIGHT_HOME={gamenight_home} TERM=xterm-256color {GAMENIGHT} play money "
+               f"--players 2 --bots 1 --seed 1 --bot-delay 0; sleep 30")
+    subprocess.run(["tmux", "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command],
+                   check=True, env={**os.environ, "TMUX": ""})
+    try:
+        before = pane_title(session)  # the pane's own title, before the app has started
+        assert "Side II" in wait_for(session, "Side II")
+        assert wait_for_title(session, "Your turn") == "▶ Your turn · Money! · gamenight"
+        subprocess.run(["tmux", "send-keys", "-t", session, "C-q"], check=True)
+        deadline = time.monotonic() + 10
+        while "gamenight" in pane_title(session) and time.monotonic() < deadline:
+            time.sleep(0.25)
+        assert pane_title(session) == before  # tmux keeps a title stack: its own title is back
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True, check=False)
+
+
 def start_in_tmux(session: str, home: Path, run_dir: Path, args: str) -> int:
     """Start `gamenight ARGS` in a tmux pane whose shell survives the hang-up, as `make play`'s
     make does: with the session leader alive, closing the terminal signals nobody else. The

@@ -35,8 +35,10 @@ from ..screens.log_view import GameLogScreen
 from ..screens.pass_to import PassToScreen
 from ..screens.vote import ask_leave, ask_vote, vote_offered
 from ..table import Table, TableEvent
+from ..title import turn_title
 from ..widgets import GameLogPanel, Scoreboard
 from ..widgets.chat import ChatPanel
+from ..widgets.flow import Forms
 from ..widgets.footer import GameFooter
 from ..widgets.panel import Panel
 
@@ -198,6 +200,9 @@ class GameScreen(Screen[None]):
 
     _was_too_small = False
 
+    def on_unmount(self) -> None:
+        self.app.terminal_title.restore()  # back to the terminal's own title once the game is left
+
     @property
     def active_bindings(self) -> dict[str, ActiveBinding]:
         """Below MIN_SIZE the footer keeps showing every key, dimmed where the key does not act."""
@@ -308,6 +313,8 @@ class GameScreen(Screen[None]):
             return
         if my_turn and not self._was_my_turn and self.app.config.ui.bell:
             self.app.bell()
+        if my_turn != self._was_my_turn and self.app.config.ui.title:
+            self.app.terminal_title.show(turn_title(self.table.game.name, my_turn))
         self._was_my_turn = my_turn
         if self.table.is_over() and not self._ended:
             self._ended = True
@@ -385,9 +392,10 @@ class GameScreen(Screen[None]):
         """A networked table's invite code ("" for a local table)."""
         return self.table.invite
 
-    def _invite_line(self) -> Text:
-        # One line, cut at the panel's edge: a wrapped code reads as two codes; F2 shows it whole.
-        return Text.assemble(("F2 invite: ", "bold"), self.invite, no_wrap=True, overflow="ellipsis")
+    def _invite_line(self) -> Forms:
+        # One line: a wrapped code reads as two codes, a cut one looks whole; F2 shows it whole.
+        return Forms((Text.assemble(("F2 invite: ", "bold"), self.invite),
+                      Text.assemble(("F2", "bold"), ": the invite code"), Text.assemble(("F2", "bold"), ": invite")))
 
     def action_invite(self) -> None:
         if self.invite:

@@ -44,7 +44,7 @@ class ChatPanel(Vertical):
         log = RichLog(wrap=True, markup=False, max_lines=300, auto_scroll=True, min_width=10)
         log.can_focus = False
         yield log
-        yield Input(placeholder="chat: type and press Enter", max_length=500, compact=True)
+        yield Input(placeholder="chat: type, Enter", max_length=500, compact=True)
 
     def on_mount(self) -> None:
         log = self.query_one(RichLog)

@@ -6,7 +6,8 @@ lay their items out when Rich draws them, at the panel's real width:
 
     Flow   items left to right, a line break only between two items (the next line indented)
     Fit    one line: a head, then the items that fit, then "N more" for the rest
-    Lines  a column of Text, Flow and Fit lines, each laid out at the width
+    Lines  a column of Text, Flow, Fit and Forms lines, each laid out at the width
+    Forms  one line in several forms, longest first: the first that fits is drawn
 
 They compare by value, so a Panel skips an update that shows the same thing again.
 """
@@ -88,17 +89,45 @@ class Fit:
 
 
 @dataclass(frozen=True, eq=True)
-class Lines:
-    """A column of lines; Flow and Fit lines are laid out at the width they are drawn at."""
+class Forms:
+    """One line said in several ways, longest first: the first that fits the width is drawn, so a
+    wide terminal shows the long form. The last form is drawn when none fits (make it a Fit)."""
 
-    lines: tuple[Text | Flow | Fit, ...]
+    forms: tuple[Text | Fit, ...]
+
+    @property
+    def head(self) -> Text:  # what a list shows before it knows its width (as a Fit does)
+        last = self.forms[-1]
+        return last.head if isinstance(last, Fit) else last
+
+    def line(self, width: int) -> Text:
+        for form in self.forms[:-1]:
+            text = form.line(width) if isinstance(form, Fit) else form
+            if text.cell_len <= width:
+                return text
+        last = self.forms[-1]
+        return last.line(width) if isinstance(last, Fit) else last
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield self.line(options.max_width)
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        width = self.line(options.max_width).cell_len
+        return Measurement(width, width)
+
+
+@dataclass(frozen=True, eq=True)
+class Lines:
+    """A column of lines; Flow, Fit and Forms lines are laid out at the width they are drawn at."""
+
+    lines: tuple[Text | Flow | Fit | Forms, ...]
 
     def render(self, width: int) -> Text:
         out: list[Text] = []
         for line in self.lines:
             if isinstance(line, Flow):
                 out += line.lines(width)
-            elif isinstance(line, Fit):
+            elif isinstance(line, (Fit, Forms)):
                 out.append(line.line(width))
             else:
                 out.append(line)
@@ -114,3 +143,18 @@ class Lines:
 
 def flow(items: Sequence[Text], sep: str = " · ", head: Text | None = None, indent: int = 2) -> Flow:
     return Flow(tuple(items), sep, head if head is not None else Text(), indent)
+
+
+SEPARATORS = (" · ", " → ", "; ", ", ")
+"""From the coarsest to the finest: where `fit_line` may end a line that does not fit."""
+
+
+def fit_line(text: Text | Forms, seps: Sequence[str] = SEPARATORS) -> Text | Forms:
+    """A line shown whole when it fits, else cut only between its parts ("…, 2 more"): split at
+    the coarsest separator it holds. A line with none of them (or already in Forms) is kept."""
+    if isinstance(text, Forms):
+        return text
+    sep = next((s for s in seps if s in text.plain), None)
+    if sep is None:
+        return text
+    return Forms((text, Fit(Text(), tuple(text.split(sep, allow_blank=True)), sep)))

@@ -98,8 +98,11 @@ class GameFooter(Widget):
         line = Text(no_wrap=True, overflow="crop", end="")
         self._spans = []
         compact = self.compact or self._roomy_width() > self.size.width  # every key seen, not the last cut
+        bare = self._bare_keys() if compact else frozenset()
         for index, (_key, display, description, enabled, _tooltip) in enumerate(self.shown):
             start = line.cell_len
+            if index in bare:
+                description = ""
             if compact:  # Textual's compact spacing: "key description", a space between keys
                 line.append(display, key_style)
                 if description:
@@ -117,6 +120,21 @@ class GameFooter(Widget):
             if compact:
                 line.append(" ")
         return line
+
+    def _bare_keys(self) -> frozenset[int]:
+        """Keys shown without their description so that a compact footer still fits: the last
+        ones first (the frame's keys, explained by F1 Help, whose own description stays)."""
+        width = sum(len(display) + (len(description) + 1 if description else 0) + 1
+                    for _key, display, description, _enabled, _tooltip in self.shown) - 1
+        bare: set[int] = set()
+        for index in reversed(range(len(self.shown))):
+            if width <= self.size.width:
+                break
+            key, _display, description, _enabled, _tooltip = self.shown[index]
+            if description and key != "f1":
+                bare.add(index)
+                width -= len(description) + 1
+        return frozenset(bare)
 
     def _roomy_width(self) -> int:
         """Columns the keys take with Textual's usual spacing."""

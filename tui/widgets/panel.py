@@ -15,10 +15,10 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
-from .flow import Fit, Flow, Lines
+from .flow import Fit, Flow, Forms, Lines
 
-_COMPARABLE = (str, Text, Flow, Fit, Lines)
-_LINES = (str, Text)  # their number of lines is known before they are drawn
+_COMPARABLE = (str, Text, Flow, Fit, Forms, Lines)
+_LINES = (str, Text, Fit, Forms, Lines)  # their number of lines may be known before they are drawn
 
 
 class Panel(Static):
@@ -35,12 +35,18 @@ class Panel(Static):
         if height is not None and not height.is_auto and not (width is not None and width.is_auto):
             layout = False  # its size is set by the screen's styles: repaint this panel only
         elif isinstance(content, _LINES) and self.styles.text_wrap == "nowrap" and type(content) is type(old) \
-                and _lines(content) == _lines(old):
+                and _lines(content) is not None and _lines(content) == _lines(old):
             layout = False  # same height, same width: repaint this panel only, not the screen
         self._shown = content.copy() if isinstance(content, Text) else content
         super().update(content, layout=layout)
 
 
-def _lines(content: str | Text) -> int:
+def _lines(content: str | Text | Fit | Forms | Lines) -> int | None:
+    """How many lines it is drawn in, whatever the width (None: a Flow in it wraps at the width)."""
+    if isinstance(content, (Fit, Forms)):
+        return 1
+    if isinstance(content, Lines):
+        counts = [_lines(line) if isinstance(line, (Text, Fit, Forms)) else None for line in content.lines]
+        return None if None in counts else sum(counts)
     plain = content.plain if isinstance(content, Text) else content
     return plain.count("\n") + 1

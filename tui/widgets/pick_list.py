@@ -21,7 +21,7 @@ from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
 
-from .flow import Fit
+from .flow import Fit, Forms
 
 _UNKNOWN = object()
 
@@ -29,7 +29,7 @@ _UNKNOWN = object()
 @dataclass(frozen=True)
 class PickRow:
     key: object
-    text: Text | str | Fit  # a Fit row shows what fits the list's width (tui/widgets/flow.py)
+    text: Text | str | Fit | Forms  # a Fit or Forms row shows what fits the list's width (widgets/flow.py)
     enabled: bool = True
 
 
@@ -209,7 +209,7 @@ class PickList(Widget, can_focus=True):
 
     @staticmethod
     def _row_text(row: PickRow, at_cursor: bool, focused: bool, note: str, width: int = 0) -> Text:
-        if isinstance(row.text, Fit):  # laid out at the list's width, after the 2-column marker
+        if isinstance(row.text, (Fit, Forms)):  # laid out at the list's width, after the 2-column marker
             line = row.text.line(max(1, width - 2)) if width else Text(str(row.text.head))
         else:
             line = row.text.copy() if isinstance(row.text, Text) else Text(str(row.text))

@@ -8,6 +8,7 @@ from textual.widgets import Static
 from engine.seven_wonders.cards import BOARDS, CARDS, SYMBOLS
 from engine.seven_wonders.state import Conflict, View
 
+from ...widgets.flow import Fit, Forms, Lines
 from .text import (
     AGE_NAMES,
     COLOUR_STYLE,
@@ -29,33 +30,35 @@ from .text import (
 class CityPanels:
     """SevenWondersScreen's neighbour and city panels (a mixin: reads the screen's view)."""
 
-    def _neighbours_text(self, view: View) -> Text:
+    def _neighbours_text(self, view: View) -> Lines:
         me = self.shown_seat
         n = view.n_players
-        out = Text()
+        lines: list[Text | Forms] = []
         for label, seat in (("◀ left ", (me + 1) % n), ("▶ right", (me - 1) % n)):
-            if out:
-                out.append("\n")
-            out.append(f"{label} ", style="bold")
-            out.append(f"{self.player_name(seat)[:9]:<9} ", style="bold")
-            # what can be bought first: the rest is also in the side panel when this is cut
-            fixed, choices = production(view, seat, sold_only=True)
-            out.append("sells ", style="dim")
-            out.append_text(units_text(fixed, choices))
-            out.append(f" · {wonder_title(view, seat)} W{stages_text(view, seat)} ⚔{shields(view, seat)}"
-                       f" {view.coins[seat]}¢", style="dim")
+            lines.append(self._neighbour_line(view, label, seat))
             if self.wide:
-                out.append("\n      ")
-                out.append_text(self._cards_line(view, seat))
+                lines.append(Text("      ").append_text(self._cards_line(view, seat)))
             if self.wide and self.size.height >= 36:  # room for what the city makes and its science
                 fixed, choices = production(view, seat, sold_only=False)
-                out.append("\n      makes ", style="dim")
-                out.append_text(units_text(fixed, choices))
+                line = Text("      makes ", style="dim").append_text(units_text(fixed, choices))
                 counts, wild = science(view, seat)
-                out.append(" · science ", style="dim")
-                out.append(" ".join(f"{s} {k}" for s, k in zip(SYMBOLS, counts, strict=True))
-                           + (f" +{wild} any" if wild else ""))
-        return out
+                line.append(" · science ", style="dim")
+                line.append(" ".join(f"{s} {k}" for s, k in zip(SYMBOLS, counts, strict=True))
+                            + (f" +{wild} any" if wild else ""))
+                lines.append(line)
+        return Lines(tuple(lines))
+
+    def _neighbour_line(self, view: View, label: str, seat: int) -> Forms:
+        """Name, what it sells (what can be bought first), wonder, stages, shields, coins; the
+        wonder's name goes first when the line is narrow (the Cities screen, c, has it)."""
+        head = Text.assemble((f"{label} ", "bold"), (f"{self.player_name(seat)[:9]:<9} ", "bold"))
+        fixed, choices = production(view, seat, sold_only=True)
+        head.append("sells ", style="dim")
+        head.append_text(units_text(fixed, choices))
+        facts = (f"W{stages_text(view, seat)}", f"⚔{shields(view, seat)}", f"{view.coins[seat]}¢")
+        full = head + Text(f" · {wonder_title(view, seat)} " + " ".join(facts), style="dim")
+        short = head + Text(" · " + " ".join(facts), style="dim")
+        return Forms((full, short, Fit(head + Text(" · ", style="dim"), tuple(Text(f, style="dim") for f in facts), " ")))
 
     def _cards_line(self, view: View, seat: int) -> Text:
         """The city's structures grouped by colour, each in its colour."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from engine.seven_wonders.cards import BOARDS, CARDS, DISCARD_COINS
+from engine.seven_wonders.cards import BOARDS, CARDS, DISCARD_COINS, Effects
 from engine.seven_wonders.state import (
     BABYLON,
     BUILD,
@@ -21,7 +21,8 @@ from engine.seven_wonders.state import (
 )
 
 from ...widgets import PickList, PickRow
-from .text import COLOUR_STYLE, card_info, cost_text, cost_words, effects_text
+from ...widgets.flow import Fit, Forms
+from .text import COLOUR_STYLE, card_info, cost_text, cost_words, effect_parts, effects_text
 
 
 class HandPanel:
@@ -87,7 +88,7 @@ class HandPanel:
             return Text.assemble(("You chose: ", "bold"), self.sent, (" · the others are choosing", "dim"))
         return Text.assemble(("Your hand", "bold"), (f" ({len(view.hand)} cards)", "dim"))
 
-    def _hand_row(self, card_id: str, copies: int, option: CardOption | None) -> Text:
+    def _hand_row(self, card_id: str, copies: int, option: CardOption | None) -> Forms:
         card = CARDS[card_id]
         out = Text()
         out.append("■ ", style=COLOUR_STYLE[card.color])
@@ -100,8 +101,7 @@ class HandPanel:
         if option is not None:
             status, style = self._status(option)
             out.append(f"{status:<10}", style=style)
-        out.append(effects_text(card.effects), style="dim")
-        return out
+        return _with_effects(out, card.effects)
 
     @staticmethod
     def _status(option: CardOption) -> tuple[str, str]:
@@ -117,13 +117,12 @@ class HandPanel:
             return "✗ coins", "red"
         return "✗ no res.", "red"
 
-    def _pile_row(self, card_id: str) -> Text:
+    def _pile_row(self, card_id: str) -> Forms:
         card = CARDS[card_id]
         out = Text.assemble(("■ ", COLOUR_STYLE[card.color]), (f"{card.name:<19} ", f"bold {COLOUR_STYLE[card.color]}"))
         if BuildFromDiscard(card_id) not in self.legal_set:
             out.append("✗ built   ", style="red")
-        out.append(effects_text(card.effects), style="dim")
-        return out
+        return _with_effects(out, card.effects)
 
     def _payment_words(self, coin_cost: int, pay: Payment) -> str:
         """"1¢ bank + 2¢ to ◀Bob + 1¢ to Cy▶ = 4¢": who gets what (◀ left, ▶ right neighbour)."""
@@ -185,5 +184,20 @@ class HandPanel:
             hand = self.query_one("#sw-hand", PickList)
             key = hand.highlighted if hand.display else None
             card = key if isinstance(key, str) else None
-        info.update(card_info(card) if card in CARDS else "")
         info.display = card in CARDS
+        if card not in CARDS:
+            info.update("")
+            return
+        text = card_info(card)
+        width, room = info.content_size.width, 2 if self.has_class("sw-short") else 3
+        if width and len(text.wrap(self.app.console, width)) > room:
+            text = card_info(card, short=True)  # the long form would be cut at the panel's edge
+        info.update(text)
+
+
+def _with_effects(head: Text, effects: Effects) -> Forms:
+    """A row ending in what the card does: in full when the list is wide enough, else in short
+    and "N more" ending what still does not fit (the card's line below the hand says all)."""
+    full = head + Text(effects_text(effects), style="dim")
+    short = tuple(Text(part, style="dim") for part in effect_parts(effects, short=True))
+    return Forms((full, Fit(head, short)))

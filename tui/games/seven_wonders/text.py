@@ -72,16 +72,17 @@ def cost_words(coin_cost: int, cost: Sequence[tuple[int, int]]) -> str:
     return ", ".join(parts) if parts else "nothing"
 
 
-def _counted(counts: Counts) -> str:
-    where = {"self": "yours", "left": "left", "right": "right"}
-    cities = "/".join(where[c] for c in counts.cities)
+def _counted(counts: Counts, *, short: bool = False) -> str:
+    where = ({"self": "you", "left": "◀", "right": "▶"} if short
+             else {"self": "yours", "left": "left", "right": "right"})
+    cities = ("" if short else "/").join(where[c] for c in counts.cities)
     if counts.kind == "cards":
-        what = "/".join(counts.colors) + " card"
+        what = "/".join(counts.colors) + ("" if short else " card")
     elif counts.kind == "wonder_stages":
         what = "stage"
     else:
         what = "defeat"
-    return f"{what} ({cities})"
+    return f"{what} {cities}" if short else f"{what} ({cities})"
 
 
 def units_words(fixed: Sequence[int], choices: Sequence[Sequence[int]] = ()) -> str:
@@ -98,46 +99,58 @@ def units_words(fixed: Sequence[int], choices: Sequence[Sequence[int]] = ()) -> 
 
 def effects_text(e: Effects, *, words: bool = False) -> str:
     """What a card or a stage does, in a few words (resources as letters unless `words`)."""
+    return ", ".join(effect_parts(e, words=words)) or "nothing"
+
+
+def effect_parts(e: Effects, *, words: bool = False, short: bool = False) -> list[str]:
+    """Each thing a card or stage does; `short`: the terse form a hand row shows at 80 columns
+    ("+1¢/brown you◀▶", "2⚔"), the card's line under the hand saying it in full."""
     parts: list[str] = []
     if any(e.produce) or e.produce_one_of:
         made = units_words(e.produce, e.produce_one_of) if words else units_text(e.produce, e.produce_one_of).plain
-        parts.append("makes " + made + ("" if e.tradable else " (not sold)"))
+        own = ("" if e.tradable else " (own)") if short else ("" if e.tradable else " (not sold)")
+        parts.append(made + own if short else "makes " + made + own)
     if e.shields:
-        parts.append(f"{e.shields} shield{'s' if e.shields > 1 else ''}")
+        parts.append(f"{e.shields}⚔" if short else f"{e.shields} shield{'s' if e.shields > 1 else ''}")
     if e.science:
-        parts.append(e.science)
+        parts.append(SYMBOL_MARK.get(e.science, e.science) if short else e.science)
     if e.science_choice:
-        parts.append("any science symbol")
+        parts.append("any " + "".join(SYMBOL_MARK.values()) if short else "any science symbol")
     if e.coins:
-        parts.append(f"+{e.coins} coins")
+        parts.append(f"+{e.coins}¢" if short else f"+{e.coins} coins")
     if e.coins_per is not None:
-        parts.append(f"+{e.coins_per.amount}¢ per {_counted(e.coins_per)}")
+        per = "/" if short else " per "
+        parts.append(f"+{e.coins_per.amount}¢{per}{_counted(e.coins_per, short=short)}")
     if e.points:
-        parts.append(f"{e.points} points")
+        parts.append(f"{e.points}pt" if short else f"{e.points} points")
     if e.points_per is not None:
-        parts.append(f"{e.points_per.amount} pt per {_counted(e.points_per)} at the end")
+        parts.append(f"{e.points_per.amount}pt/{_counted(e.points_per, short=True)}" if short
+                     else f"{e.points_per.amount} pt per {_counted(e.points_per)} at the end")
     if e.discounts:
         sides = sorted({side for side, _ in e.discounts})
         kinds = {RESOURCES[i] for _, i in e.discounts}
         what = "raw" if kinds <= set(RAW) else ("goods" if kinds <= set(MANUFACTURED) else "resources")
-        parts.append(f"buy {what} at {e.discount_price}¢ ({' & '.join(sides)})")
-    if e.free_build_once_per_age:
-        parts.append("a free build once per Age")
-    if e.play_last_card:
-        parts.append("play your last card of each Age")
-    if e.build_from_discard:
-        parts.append("build a discarded card free")
-    if e.copy_guild:
-        parts.append("copy a neighbour's guild")
-    return ", ".join(parts) or "nothing"
+        mark = {"left": "◀", "right": "▶"}
+        parts.append(f"{what} {e.discount_price}¢ {''.join(mark.get(s, s) for s in sides)}" if short
+                     else f"buy {what} at {e.discount_price}¢ ({' & '.join(sides)})")
+    flags = ((e.free_build_once_per_age, "free build/Age", "a free build once per Age"),
+             (e.play_last_card, "last card", "play your last card of each Age"),
+             (e.build_from_discard, "build discard", "build a discarded card free"),
+             (e.copy_guild, "copy guild", "copy a neighbour's guild"))
+    parts += [terse if short else full for on, terse, full in flags if on]
+    return parts
 
 
-def card_info(card_id: str) -> Text:
-    """One card in full: name, colour, Age, cost, effect, chains."""
+def card_info(card_id: str, *, short: bool = False) -> Text:
+    """One card in full: name, colour, Age, cost, effect, chains (`short`: no colour or Age,
+    resources as letters, for a narrow panel)."""
     card = CARDS[card_id]
-    out = Text.assemble((card.name, f"bold {COLOUR_STYLE[card.color]}"),
-                        (f" ({COLOUR_LABEL[card.color]}, Age {AGE_NAMES[card.age]})", "dim"))
-    out.append(f": costs {cost_words(card.coin_cost, card.cost)} → {effects_text(card.effects, words=True)}")
+    out = Text(card.name, style=f"bold {COLOUR_STYLE[card.color]}")
+    if not short:
+        out.append(f" ({COLOUR_LABEL[card.color]}, Age {AGE_NAMES[card.age]})", style="dim")
+    cost = cost_text(card.coin_cost, card.cost).plain if short else "costs " + cost_words(card.coin_cost, card.cost)
+    does = ", ".join(effect_parts(card.effects, short=True)) if short else effects_text(card.effects, words=True)
+    out.append(f": {cost} → {does or 'nothing'}")
     if card.chain_from:
         out.append(f"; free with {' or '.join(sorted(card.chain_from))}", style="green")
     if card.chain_to:

@@ -8,7 +8,8 @@ from engine.core import HIDDEN
 from engine.sheriff.cards import ASIDE_MAX, BAG_MAX, EXCHANGES, HAND_SIZE
 from engine.sheriff.state import SeatView, View
 
-from .text import OUTCOME_SHORT, good_name, good_text, goods_text, plural
+from ...widgets.flow import Fit, Forms, Lines
+from .text import OUTCOME_SHORT, by_kind, good_name, good_text, goods_text, plural
 
 
 class BoardText:
@@ -23,59 +24,55 @@ class BoardText:
         if p.bag:
             return Text(str(len(p.bag)), style="bold")
         if view.phase == "load" and p.seat in view.active:
-            return Text("…", style="dim")
+            return Text("⋯", style="dim")  # still loading (not "…": that reads as a cut)
         return Text("")
 
-    def _piles_text(self, view: View) -> Text:
-        out = Text(no_wrap=True, overflow="ellipsis")
+    def _piles_text(self, view: View) -> Lines:
+        """Each discard pile: its top card, its depth, and as many of the cards under it as fit."""
+        lines: list[Text | Fit] = []
         for k, pile in enumerate(view.piles):
-            if k:
-                out.append("\n")
-            out.append(f"Pile {k + 1} ", style="bold")
+            head = Text(f"Pile {k + 1} ", style="bold")
             if not pile:
-                out.append("empty", style="dim")
-            else:
-                out.append("top ")
-                out.append_text(good_text(pile[0]))
-                out.append(f" ({len(pile)} deep)", style="dim")
-                if len(pile) > 1:
-                    out.append(" under: ", style="dim")
-                    out.append(", ".join(good_name(c) for c in pile[1:]), style="dim")
-        return out
+                lines.append(head.append("empty", style="dim"))
+                continue
+            head.append("top ").append_text(good_text(pile[0])).append(f" ({len(pile)} deep)", style="dim")
+            if len(pile) == 1:
+                lines.append(head)
+                continue
+            head.append(" under: ", style="dim")
+            lines.append(Fit(head, tuple(Text(good_name(c), style="dim") for c in pile[1:])))
+        return Lines(tuple(lines))
 
-    def _stands_text(self, view: View) -> Text:
-        out = Text(no_wrap=True, overflow="ellipsis")
+    def _stands_text(self, view: View) -> Lines:
         names = ["You" if p.seat == view.seat else self.player_name(p.seat)[:8] for p in view.players]
         width = max(len(n) for n in names)  # as narrow as the names allow: stands get long
+        lines = []
         for p in view.players:
-            if p.seat:
-                out.append("\n")
             mine = p.seat == view.seat
             mark = "★" if p.seat == view.sheriff else " "
-            out.append(f"{mark}{names[p.seat]:<{width}} ", style="bold" if mine else "")
-            out.append_text(self._stand_text(p, mine or view.phase == "over"))
-        return out
+            head = Text(f"{mark}{names[p.seat]:<{width}} ", style="bold" if mine else "")
+            lines.append(self._stand_line(head, p, mine or view.phase == "over"))
+        return Lines(tuple(lines))
 
-    def _stand_text(self, p: SeatView, open_: bool) -> Text:
-        out = Text()
-        if p.stand_up:
-            out.append_text(goods_text(p.stand_up, " "))
+    def _stand_line(self, head: Text, p: SeatView, open_: bool) -> Text | Forms:
+        """A stand in full when it fits; else its face-down cards first, then as many face-up
+        goods as fit and "N more" (a face-down count is what a Sheriff must not miss)."""
+        up = [good_text(g, n) for g, n in by_kind(p.stand_up)]
         down = p.stand_down
-        if down:
-            if p.stand_up:
-                out.append(" ")
-            known = [c for c in down if c != HIDDEN]
-            if open_ or len(known) == len(down):
-                out.append("▯", style="red")
-                out.append_text(goods_text(down, " "))
-            else:
-                out.append(f"▯{len(down)} face down", style="red")
-                if known:
-                    out.append(" incl. ", style="dim")
-                    out.append_text(goods_text(known, " "))
-        if not p.stand_up and not down:
-            out.append("empty stand", style="dim")
-        return out
+        if not up and not down:
+            return head + Text("empty stand", style="dim")
+        known = [c for c in down if c != HIDDEN]
+        if not down:
+            shown_down = []
+        elif open_ or len(known) == len(down):
+            shown_down = [Text("▯", style="red") + goods_text(down, " ")]
+        else:
+            shown_down = [Text(f"▯{len(down)} face down", style="red")]
+            if known:
+                shown_down[0].append(" incl. ", style="dim").append_text(goods_text(known, " "))
+        full = head + Text(" ").join(up + shown_down)
+        short_down = [Text(f"▯{len(down)}", style="red")] if down else []
+        return Forms((full, Fit(head, tuple(short_down + up), " · ")))
 
     def _prompt_text(self, view: View) -> Text:
         actor = view.active[0] if view.active else -1

@@ -11,8 +11,10 @@ from engine.sheriff.cards import COUNTS_AS, GOODS, IDX, KIND, LEGAL, PENALTY, VA
 from engine.sheriff.state import Choose, Declare, DrawDeck, DrawDiscard, PayGoods, Unpack, View
 
 from ...widgets import PickList, PickRow
+from ...widgets.flow import Fit, Forms
 from ..base import Legal
 from .text import (
+    by_kind,
     good_name,
     good_style,
     good_text,
@@ -94,8 +96,10 @@ class ChoicePanel:
             text = Text.assemble(f"{size} ", good_text(good))
             if IDX[good] not in goods_in_game(view.n_players, view.royal_goods):
                 text.append(" (none in this game)", style="dim")
-            if index < len(outcomes):
-                text.append_text(Text.assemble(" — ", (inspection_words(outcomes[index]), "dim")))
+            if index < len(outcomes):  # in full when it fits, else without the goods it would lose
+                words = [Text.assemble(text, " — ", (inspection_words(outcomes[index], short=short), "dim"))
+                         for short in (False, True)]
+                text = Forms((words[0], words[1]))
             rows.append(PickRow(action, text, action in legal))
         return rows
 
@@ -131,10 +135,11 @@ class ChoicePanel:
         allowed = [GOODS[i] for i in goods_in_game(view.n_players, view.royal_goods)]
         bag_rows = []
         for good in sorted(allowed, key=lambda g: (not in_bag[g], IDX[g])):
-            note = f"  ({in_bag[good]} really in it)" if in_bag[good] else "  (not in it: a bluff)"
-            bag_rows.append(PickRow(("bag", good), Text.assemble(
-                ("From bag   ", "bold"), ("◂ ", "dim"), (f"{self.bag_claim[good]:>2}", "bold"), (" ▸ ", "dim"),
-                good_text(good), (note, "dim"))))
+            row = Text.assemble(("From bag   ", "bold"), ("◂ ", "dim"), (f"{self.bag_claim[good]:>2}", "bold"),
+                                (" ▸ ", "dim"), good_text(good))
+            notes = ((f"  ({in_bag[good]} really in it)", f"  ({in_bag[good]} in it)") if in_bag[good]
+                     else ("  (not in it: a bluff)", "  (bluff)"))
+            bag_rows.append(PickRow(("bag", good), Forms(tuple(row + Text(note, style="dim") for note in notes))))
         real = sum(1 for g in allowed if in_bag[g])
         rows.extend(bag_rows[:real])
         for x in view.pending:
@@ -149,20 +154,20 @@ class ChoicePanel:
         rows.extend(bag_rows[real:])
         return rows
 
-    def _hand_line(self, view: View) -> Text:
+    def _hand_line(self, view: View) -> Text | Fit | Forms:
+        """The hand (or what is marked of it), as many goods as fit and "N more"."""
         me = self.me
         if me is None:
             return Text("Hands are hidden: you are watching.", style="dim")
-        out = Text(no_wrap=True, overflow="ellipsis")
-        out.append(f"Your hand ({len(me.hand)}): ", style="bold")
-        out.append_text(goods_text(me.hand, " ", "empty"))
         if self.mode in ("aside", "load", "preload"):
-            out = Text(no_wrap=True, overflow="ellipsis")
             picked = [me.hand[i] for i in sorted(self.selected) if i < len(me.hand)]
-            out.append("Set aside: " if self.mode == "aside" else "Bag: ", style="bold")
+            head = Text("Set aside: " if self.mode == "aside" else "Bag: ", style="bold")
             empty = "nothing (Enter keeps your hand)" if self.mode == "aside" else "nothing yet"
-            out.append_text(goods_text(picked, " · ", empty))
-        return out
+            items = tuple(good_text(g, n) for g, n in by_kind(picked)) or (Text(empty, style="dim"),)
+            return Fit(head, items, " · ")
+        head = Text(f"Your hand ({len(me.hand)}): ", style="bold")
+        items = tuple(good_text(g, n) for g, n in by_kind(me.hand)) or (Text("empty", style="dim"),)
+        return Forms((head + goods_text(me.hand, " "), Fit(head, items, " · ")))  # "Pepper 2 · 2 more"
 
     # ---- the market as this seat saw it ---------------------------------------------------
     def _track_market(self, view: View) -> None:

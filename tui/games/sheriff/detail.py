@@ -13,6 +13,7 @@ from engine.sheriff.cards import EXCHANGES, GOODS
 from engine.sheriff.state import Accept, Demand, Inspect, NoOffer, Offer, Pass, SeatView, View
 from engine.sheriff.view import accepted
 
+from ...widgets.flow import Forms, Lines, fit_line
 from .text import (
     OUTCOME_WORD,
     by_kind,
@@ -24,6 +25,25 @@ from .text import (
 
 log = logging.getLogger(__name__)
 
+DETAIL_ROOM = 7
+"""Lines the detail panel has (its max-height in sheriff.tcss)."""
+TALL_DETAIL_ROOM = 12
+"""... on a tall terminal (the -tall breakpoint): more of the negotiation is shown."""
+TALL_MORE_SAID = 3
+"""Words said shown on a tall terminal, beyond the 2 or 3 that fit at 80x24."""
+
+
+def _within_room(lines: list[Text | Forms], room: int) -> list[Text | Forms]:
+    """At most `room` lines: the words said (indented, also in the log) go first, oldest
+    first; then the last lines give way to a note that the log has them."""
+    said = [i for i, line in enumerate(lines) if isinstance(line, Text) and line.plain.startswith("  ")]
+    dropped = set(said[:max(0, len(lines) - room)])
+    lines = [line for i, line in enumerate(lines) if i not in dropped]
+    if len(lines) > room:
+        rest = len(lines) - room + 1
+        lines = lines[:room - 1] + [Text(f"{rest} more lines in the log (F3)", style="dim")]
+    return lines
+
 
 class DetailPanel:
     """SheriffScreen's detail panel (a mixin: reads the screen's view and the offer being built)."""
@@ -33,12 +53,14 @@ class DetailPanel:
         view = self.view
         if view is None:
             return
-        lines = self._detail_lines(view)
+        room = TALL_DETAIL_ROOM if self.has_class("-tall") else DETAIL_ROOM
+        lines = _within_room(self._detail_lines(view), room)
         detail = self.query_one("#detail", Static)
-        detail.update(Text("\n").join(lines) if lines else Text(""))
+        # a line too long for the panel ends in "N more" between two of its parts, never mid-word
+        detail.update(Lines(tuple(fit_line(line) for line in lines)) if lines else Text(""))
         detail.display = bool(lines)
 
-    def _detail_lines(self, view: View) -> list[Text]:
+    def _detail_lines(self, view: View) -> list[Text | Forms]:
         mode = self.mode
         lines: list[Text] = []
         me = self.me
@@ -123,7 +145,9 @@ class DetailPanel:
             if m.outcome:
                 head.append(f" · {OUTCOME_WORD.get(m.outcome, m.outcome)}", style="dim")
             lines.append(head)
-            for seat, action in view.talk[-(2 if mode == "offer" else 3):]:
+            # the last words said: two while the offer or the placed cards need the room
+            said = (2 if mode in ("offer", "discard", "confiscate") else 3) + (TALL_MORE_SAID if self.has_class("-tall") else 0)
+            for seat, action in view.talk[-said:]:
                 lines.append(self._talk_line(view, seat, action))
         if mode != "offer":
             for p in view.players:  # every bag opened this round, turned over card by card
@@ -219,7 +243,7 @@ class DetailPanel:
                 log.exception("turning a card over failed")
 
     # ---- consequences shown with each choice (worked out by the engine) -----------------
-    def _offer_consequences(self, view: View) -> list[Text]:
+    def _offer_consequences(self, view: View) -> list[Text | Forms]:
         me = self.me
         if me is None:
             return []
@@ -237,11 +261,12 @@ class DetailPanel:
         if delivered:
             line.append(" + from the bag " + ", ".join(good_name(c) for c in delivered))
         line.append("; to your stand: ")
-        line.append_text(goods_text(passing, " ", "nothing"))
+        line.append_text(goods_text(passing, " · ", "nothing"))
         lines.append(line)
         opened = view.consequences.if_opened if view.consequences else None
         if opened is not None:
-            lines.append(Text("Inspected: ", style="red").append(inspection_words(opened)))
+            lines.append(Forms(tuple(Text("Inspected: ", style="red").append(inspection_words(opened, short=short))
+                                     for short in (False, True))))
         return lines
 
     def _answer_consequence(self, view: View, action: object) -> str:

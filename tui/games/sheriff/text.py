@@ -56,12 +56,16 @@ def value(cards: Sequence[str]) -> int:
     return sum(VALUE[IDX[c]] for c in cards if c in IDX)
 
 
-def inspection_words(inspection: Inspection) -> str:
-    """What opening a bag does, in a few words, for the merchant who knows the bag."""
+def inspection_words(inspection: Inspection, *, short: bool = False) -> str:
+    """What opening a bag does, in a few words, for the merchant who knows the bag (`short`:
+    how many goods it loses, not which)."""
     if inspection.honest:
         return f"honest: Sheriff pays you {inspection.fine}"
+    said = f"lie: {len(inspection.kept)} kept, you pay {inspection.fine}"
+    if short:
+        return f"{said}, {len(inspection.confiscated)} lost"
     lost = ", ".join(f"{good_name(g)} {n}" for g, n in by_kind(inspection.confiscated))
-    return f"lie: {len(inspection.kept)} kept, you pay {inspection.fine} ({lost} lost)"
+    return f"{said} ({lost} lost)"
 
 
 def plural(n: int, word: str) -> str:
