@@ -97,6 +97,12 @@ def _canonical(cards: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted(cards, key=IDX.__getitem__))
 
 
+def _table_mark(v: View, seat: int) -> tuple[int, int, int]:
+    """What the table shows of `seat`: gold, cards on its stand, cards in its bag."""
+    p = v.players[seat]
+    return p.gold, len(p.stand_up) + len(p.stand_down), len(p.bag)
+
+
 class SheriffBot(Bot):
     kind = "heuristic"
 
@@ -105,6 +111,8 @@ class SheriffBot(Bot):
         # (round, merchant) -> (sheriff, outcome, honest or None when not opened): what the
         # views of this game showed, so both roles can read the table's history
         self.record: dict[tuple[int, int], tuple[int, str, bool | None]] = {}
+        # my last view: (round, Sheriff, {merchant still to be dealt with: _table_mark})
+        self.last: tuple[int, int, dict[int, tuple[int, int, int]]] | None = None
 
     def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
         if is_dealt_view(view):  # a dealt game names each card: think in goods, play the cards
@@ -123,10 +131,29 @@ class SheriffBot(Bot):
 
     # ---- what the table has shown -----------------------------------------------------
     def _observe(self, v: View) -> None:
+        if self.last is not None and self.last[0] < v.round and not any(p.outcome for p in v.players):
+            self._settle_unseen(v)
         for p in v.players:
             if p.seat != v.sheriff and p.outcome:
                 honest = p.inspection.honest if p.inspection is not None else None
                 self.record[(v.round, p.seat)] = (v.sheriff, p.outcome, honest)
+        waiting = [m for m in (*v.pending, v.merchant) if m >= 0 and not v.players[m].outcome]
+        self.last = (v.round, v.sheriff, {m: _table_mark(v, m) for m in waiting})
+
+    def _settle_unseen(self, v: View) -> None:
+        """The bags of the last round dealt with after my last decision in it, read from what
+        they did to their merchants' gold and stands (views only show this round's outcomes)."""
+        round_, sheriff, waiting = self.last
+        for m, (gold, stand, bag) in waiting.items():
+            gold_now, stand_now, _ = _table_mark(v, m)
+            if (round_, m) in self.record or not bag:
+                continue
+            if gold_now > gold:  # the Sheriff paid an honest bag's fines
+                self.record[(round_, m)] = (sheriff, "inspected", True)
+            elif stand_now - stand >= bag:  # every card reached the stand: it passed
+                self.record[(round_, m)] = (sheriff, "passed" if gold_now == gold else "deal", None)
+            else:  # cards were confiscated
+                self.record[(round_, m)] = (sheriff, "inspected", False)
 
     def inspect_rate(self, sheriff: int) -> float:
         """How often `sheriff` opens a bag: its own record, starting from the whole table's

@@ -147,3 +147,21 @@ def test_the_bot_beats_the_bot_before_it():
         seats[k % 4] = SheriffBot
         wins += (k % 4) in play_table(GAME, f"before-{k}", seats).winners
     assert wins >= 20  # measured 36 of 40
+
+
+def test_the_record_holds_every_bag_and_reads_each_right():
+    """Views show only this round's outcomes, and a bot sees a view only when it acts: the bags
+    dealt with after its last decision of a round are read from gold and stands (`record`)."""
+    bots = [SheriffBot(GAME, s, Stream(f"record-{s}")) for s in range(4)]
+    state = GAME.setup(4, b"record", None)
+    truth = {}
+    while GAME.active(state):
+        state = GAME.apply(state, {s: bots[s].choose(GAME.view(state, s), GAME.legal_actions(state, s))
+                                   for s in sorted(GAME.active(state))})
+        for p, outcome in enumerate(state.outcomes):
+            if outcome:
+                shown = GAME.view(state, None).players[p].inspection
+                truth[(state.round, p)] = (state.sheriff, outcome, shown.honest if shown else None)
+    for bot in bots:
+        assert len(bot.record) >= 7 * 3  # all bags but the last round's last ones (game over)
+        assert all(truth[key] == seen for key, seen in bot.record.items() if key in truth)
