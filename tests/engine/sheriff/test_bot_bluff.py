@@ -122,10 +122,11 @@ def test_the_bot_plays_every_player_count_to_the_end_beside_the_fixed_strategies
     assert play_table(GAME, f"ends-{n}-{mix}", seats) is not None
 
 
-# Measured shares over these seeded samples (bench/sheriff_exploits.py has the large ones):
-# each bound leaves room above the measured share, and stays at or under the fair share 25 %
-# where the sample is large enough for that to be robust.
-EXPLOIT_BOUNDS = {"truthful": 0.25, "smuggler": 0.12, "always_inspect": 0.35, "never_inspect": 0.12}
+# Wins of the fixed seat over these 100 seeded games, measured: truthful 13, smuggler 5,
+# always_inspect 18, never_inspect 3 (bench/sheriff_exploits.py has the large samples). Each
+# bound leaves room above the measure and is the fair share 25 % or under it, except for
+# always_inspect, nearest to it, whose bound leaves about two standard errors.
+EXPLOIT_BOUNDS = {"truthful": 0.25, "smuggler": 0.12, "always_inspect": 0.30, "never_inspect": 0.12}
 
 
 @pytest.mark.parametrize("strategy", sorted(STRATEGIES))
@@ -146,7 +147,7 @@ def test_the_bot_beats_the_bot_before_it():
         seats = [SheriffBotBefore] * 4
         seats[k % 4] = SheriffBot
         wins += (k % 4) in play_table(GAME, f"before-{k}", seats).winners
-    assert wins >= 20  # measured 36 of 40
+    assert wins >= 28  # measured 39 of 40
 
 
 def test_the_record_holds_every_bag_and_reads_each_right():
