@@ -44,7 +44,9 @@ def test_bot_smuggles_contraband_under_a_plausible_declaration():
     assert declared.good == "cheese"
 
 
-def test_bot_bribes_only_for_a_lying_bag():
+def test_an_honest_bag_bribes_at_most_a_token():
+    """An honest bag wants to be opened (the Sheriff pays): at most a gold now and then, so
+    that a bribe alone proves nothing (tests/engine/sheriff/test_bot_bluff.py has the rest)."""
     hands = [["apple"] * 6, ["cheese"] * 6, ["chicken"] * 5 + ["silk"], ["bread"] * 6]
     state = to_inspection(start(hands), {1: (["cheese"] * 3, "cheese"),
                                          2: (["chicken", "silk"], "chicken"),
@@ -52,7 +54,6 @@ def test_bot_bribes_only_for_a_lying_bag():
     from engine.sheriff.state import Choose
 
     honest = GAME.apply(state, {0: Choose(1)})
-    assert SheriffBot(GAME, 1, Stream(b"a")).choose(GAME.view(honest, 1), GAME.legal_actions(honest, 1)) == NoOffer()
-    liar = GAME.apply(state, {0: Choose(2)})
-    offer = SheriffBot(GAME, 2, Stream(b"b")).choose(GAME.view(liar, 2), GAME.legal_actions(liar, 2))
-    assert isinstance(offer, Offer)
+    for seed in range(40):
+        offer = SheriffBot(GAME, 1, Stream(f"a{seed}")).choose(GAME.view(honest, 1), GAME.legal_actions(honest, 1))
+        assert offer == NoOffer() or (isinstance(offer, Offer) and offer.gold <= 1)
