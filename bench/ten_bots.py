@@ -5,7 +5,9 @@ Usage: .venv/bin/python bench/ten_bots.py [N] [G] (defaults 1000, 60). The heuri
 rotates (game i puts it at seat i % 3). A shared win counts in the first figure, not in the
 strict one. Timing: G seeded 3-player games of three heuristic bots, played once with the bot
 before (tests/engine/ten/bot_before.py) and once with today's, each from cold caches; CPU time
-in the bots' `choose` and in building their views, apart. Both must make the same decisions.
+in the bots' `choose` and in building their views, apart ("before" prices each view's
+prospects as the view did before it priced them on the first read). Both must make the same
+decisions.
 """
 
 from __future__ import annotations
@@ -56,8 +58,10 @@ def clear_caches() -> None:
                 item.cache_clear()
 
 
-def timed_games(bot_class: type, n_games: int) -> tuple[float, float, int, list]:
-    """(CPU s in choose, CPU s in views, decisions, every decision) over n_games."""
+def timed_games(bot_class: type, n_games: int, priced_view: bool = False) -> tuple[float, float, int, list]:
+    """(CPU s in choose, CPU s in views, decisions, every decision) over n_games. With
+    priced_view the view's prospects are read as soon as it is built: what every view cost
+    before they were priced on the first read (engine/ten/state.py `PricedLater`)."""
     clear_caches()
     clock = time.process_time
     in_choose = in_view = 0.0
@@ -72,6 +76,8 @@ def timed_games(bot_class: type, n_games: int) -> tuple[float, float, int, list]
             for seat in sorted(GAME.active(state)):
                 t0 = clock()
                 view = GAME.view(state, seat)
+                if priced_view:
+                    view.prospects  # noqa: B018 (reading it prices it)
                 t1 = clock()
                 chosen[seat] = bots[seat].choose(view, GAME.legal_actions(state, seat))
                 in_choose += clock() - t1
@@ -82,7 +88,7 @@ def timed_games(bot_class: type, n_games: int) -> tuple[float, float, int, list]
 
 
 def decision_cost(n_games: int) -> None:
-    before = timed_games(TenBotBefore, n_games)
+    before = timed_games(TenBotBefore, n_games, priced_view=True)
     now = timed_games(ten_bot.TenBot, n_games)
     print(f"3 heuristic bots, {n_games} games, {now[2]} steps; CPU per step, cold caches each")
     for name, (choose, view, steps, _) in (("before", before), ("now", now)):
