@@ -6,7 +6,8 @@ rotates (game i puts it at seat i % 3). A shared win counts in the first figure,
 strict one. Timing: G seeded 3-player games of three heuristic bots, played once with the bot
 before (tests/engine/ten/bot_before.py) and once with today's, each from cold caches; CPU time
 in the bots' `choose` and in building their views, apart ("before" prices each view's
-prospects as the view did before it priced them on the first read). Both must make the same
+prospects as the view did before it priced them on the first read, and scores collections with
+`best_total` before its caches: tests/engine/ten/scoring_before.py). Both must make the same
 decisions.
 """
 
@@ -26,6 +27,7 @@ from engine.bots import play_game  # noqa: E402
 from engine.core import Stream, seed_bytes  # noqa: E402
 from engine.ten import GAME  # noqa: E402
 from tests.engine.ten.bot_before import TenBotBefore  # noqa: E402
+from tests.engine.ten.scoring_before import best_total_before  # noqa: E402
 
 CACHED_MODULES = (ten_bot, engine.ten.scoring, engine.ten.view, engine.ten.payment)
 
@@ -87,8 +89,20 @@ def timed_games(bot_class: type, n_games: int, priced_view: bool = False) -> tup
     return in_choose, in_view, len(decisions), decisions
 
 
+def timed_before(n_games: int) -> tuple[float, float, int, list]:
+    """The bot before, each view priced at once, scored by `best_total` before its caches."""
+    scoring = engine.ten.scoring
+    best_total = scoring.best_total
+    scoring.best_total = best_total_before  # collection_total reads it from the module
+    try:
+        return timed_games(TenBotBefore, n_games, priced_view=True)
+    finally:
+        scoring.best_total = best_total
+
+
 def decision_cost(n_games: int) -> None:
-    before = timed_games(TenBotBefore, n_games, priced_view=True)
+    before = timed_before(n_games)
+    best_total_before.cache_clear()
     now = timed_games(ten_bot.TenBot, n_games)
     print(f"3 heuristic bots, {n_games} games, {now[2]} steps; CPU per step, cold caches each")
     for name, (choose, view, steps, _) in (("before", before), ("now", now)):
