@@ -5,7 +5,10 @@ Usage: .venv/bin/python bench/ten_bots.py [N] [G] (defaults 1000, 60). The heuri
 rotates (game i puts it at seat i % 3). A shared win counts in the first figure, not in the
 strict one. Timing: G seeded 3-player games of three heuristic bots, played once with the bot
 before (tests/engine/ten/bot_before.py) and once with today's, each from cold caches; CPU time
-in the bots' `choose` and in building their views, apart. Both must make the same decisions.
+in the bots' `choose` and in building their views, apart ("before" prices each view's
+prospects as the view did before it priced them on the first read, and scores collections with
+`best_total` before its caches: tests/engine/ten/scoring_before.py). Both must make the same
+decisions.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from engine.bots import play_game  # noqa: E402
 from engine.core import Stream, seed_bytes  # noqa: E402
 from engine.ten import GAME  # noqa: E402
 from tests.engine.ten.bot_before import TenBotBefore  # noqa: E402
+from tests.engine.ten.scoring_before import best_total_before  # noqa: E402
 
 CACHED_MODULES = (ten_bot, engine.ten.scoring, engine.ten.view, engine.ten.payment)
 
@@ -56,10 +60,15 @@ def clear_caches() -> None:
                 item.cache_clear()
 
 
-def timed_games(bot_class: type, n_games: int) -> tuple[float, float, int, list]:
-    """(CPU s in choose, CPU s in views, decisions, every decision) over n_games."""
+def timed_games(
+    bot_class: type, n_games: int, priced_view: bool = False
+) -> tuple[float, float, int, list, float]:
+    """(CPU s in choose, CPU s in views, decisions, every decision, CPU s in all) over n_games. With
+    priced_view the view's prospects are read as soon as it is built: what every view cost
+    before they were priced on the first read (engine/ten/state.py `PricedLater`)."""
     clear_caches()
     clock = time.process_time
+    started = clock()
     in_choose = in_view = 0.0
     decisions: list = []
     for game in range(n_games):
@@ -72,22 +81,48 @@ def timed_games(bot_class: type, n_games: int) -> tuple[float, float, int, list]
             for seat in sorted(GAME.active(state)):
                 t0 = clock()
                 view = GAME.view(state, seat)
+                if priced_view:
+                    view.prospects  # noqa: B018 (reading it prices it)
                 t1 = clock()
                 chosen[seat] = bots[seat].choose(view, GAME.legal_actions(state, seat))
                 in_choose += clock() - t1
                 in_view += t1 - t0
             decisions.append(chosen)
             state = GAME.apply(state, chosen)
-    return in_choose, in_view, len(decisions), decisions
+    return in_choose, in_view, len(decisions), decisions, clock() - started
+
+
+def random_games_per_s(n_games: int) -> float:
+    """Complete 3-player games of random bots a CPU second, on the same seeds (play_game)."""
+    clear_caches()
+    started = time.process_time()
+    for game in range(n_games):
+        play_game(GAME, 3, f"ten-bot-timing-{game}", ["random"] * 3)
+    return n_games / (time.process_time() - started)
+
+
+def timed_before(n_games: int) -> tuple[float, float, int, list, float]:
+    """The bot before, each view priced at once, scored by `best_total` before its caches."""
+    scoring = engine.ten.scoring
+    best_total = scoring.best_total
+    scoring.best_total = best_total_before  # collection_total reads it from the module
+    try:
+        return timed_games(TenBotBefore, n_games, priced_view=True)
+    finally:
+        scoring.best_total = best_total
 
 
 def decision_cost(n_games: int) -> None:
-    before = timed_games(TenBotBefore, n_games)
+    before = timed_before(n_games)
+    best_total_before.cache_clear()
     now = timed_games(ten_bot.TenBot, n_games)
     print(f"3 heuristic bots, {n_games} games, {now[2]} steps; CPU per step, cold caches each")
-    for name, (choose, view, steps, _) in (("before", before), ("now", now)):
-        print(f"  {name:>6}: choose {1e6 * choose / steps:8.1f} µs, view {1e6 * view / steps:8.1f} µs")
-    print(f"  choose {before[0] / now[0]:.1f}x faster; choose + view {sum(before[:2]) / sum(now[:2]):.1f}x")
+    for name, (choose, view, steps, _, whole) in (("before", before), ("now", now)):
+        print(f"  {name:>6}: choose {1e6 * choose / steps:8.1f} µs, view {1e6 * view / steps:8.1f} µs, "
+              f"step {1e6 * (choose + view) / steps:8.1f} µs; {n_games / whole:6.1f} games/s")
+    print(f"  random bots, same seeds: {random_games_per_s(n_games):6.1f} games/s")
+    print(f"  choose {before[0] / now[0]:.1f}x faster; a bot step (view + choose) "
+          f"{sum(before[:2]) / sum(now[:2]):.1f}x; games/s {before[4] / now[4]:.1f}x")
     print(f"  identical decisions: {'yes' if before[3] == now[3] else 'NO'}")
     if before[3] != now[3]:
         raise SystemExit(1)

@@ -30,7 +30,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
 QUIET = ("amqtt", "transitions")
-PRUNE_EVERY = 10.0  # seconds between drops of subscription filters nobody holds
+PRUNE_EVERY = 10.0  # seconds between drops of subscription filters and retained messages gone
 
 
 def _quiet_loggers() -> None:
@@ -233,9 +233,28 @@ class EmbeddedBroker:
     async def _prune_forever(self) -> None:
         while True:
             await asyncio.sleep(PRUNE_EVERY)
-            table = self._broker.subscriptions if self._broker is not None else None
-            if isinstance(table, _SnapshotTable):
-                table.prune()
+            self.prune()
+
+    def prune(self) -> int:
+        """Drop what amqtt keeps of things gone: subscription filters nobody holds, and
+        retained messages cleared by an empty publish (amqtt 0.12 empties such a message but
+        keeps its topic: a relay's broker would keep one per presence of every game archived).
+        How many entries went."""
+        if self._broker is None:
+            return 0
+        gone = 0
+        table = self._broker.subscriptions
+        if isinstance(table, _SnapshotTable):
+            gone += table.prune()
+        retained = self._broker.retained_messages  # a plain dict, written without awaiting
+        for topic in [t for t, message in retained.items() if not message.data]:
+            del retained[topic]
+            gone += 1
+        return gone
+
+    def retained_count(self) -> int:
+        """Retained messages the broker holds (cleared ones dropped at each prune)."""
+        return len(self._broker.retained_messages) if self._broker is not None else 0
 
     async def stop(self) -> None:
         if self._pruner is not None:

@@ -33,7 +33,7 @@ from engine.registry import get_game
 
 from .codec import decode_envelope
 from .errors import WireError
-from .identity import load_or_create
+from .identity import load_or_create, peer_id
 from .launch import BrokerSettings, connect, start_broker
 from .lockstep import Lockstep, Note, Output, Publish
 from .paths import atomic_write, data_dir
@@ -281,6 +281,7 @@ class Relay:
             finished = peer.lockstep.phase == "over"
             await self._release(gid)
             if finished:
+                self._clear_presences(gid, peer.lockstep)
                 self._remember(gid, peer.lockstep)
                 self._cap_archive(peer.store.load_meta().get("host", "") if peer.store else "", gid)
             self.forgotten += 1
@@ -316,6 +317,18 @@ class Relay:
         self.hosts.pop(gid, None)
         if peer is not None:
             await peer.stop(clean=False)
+
+    def _clear_presences(self, gid: str, lockstep: Lockstep) -> None:
+        """Clear the retained presence of every seat of a finished game, and the watcher's.
+
+        A broker keeps a retained message until someone clears it, and a player's client may
+        quit without clearing its own: the relay's broker would keep one per seat of every game
+        it ever archived (and send them all to a new subscriber of a presence filter)."""
+        ctx = lockstep.ctx
+        keys = {*ctx.keys, *ctx.seat_keys.values(), self.identity.public}
+        topics = Topics(gid, self.settings.prefix)
+        for key in sorted(keys):
+            self.publish(topics.presence(peer_id(key)), b"", retain=True)
 
     def _remember(self, gid: str, lockstep: Lockstep) -> None:
         self._loaded[gid] = lockstep

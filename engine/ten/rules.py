@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 from ..core import (
@@ -65,6 +65,7 @@ from .state import (
     Pay,
     Payment,
     PlayerView,
+    PricedLater,
     Skip,
     State,
     View,
@@ -384,8 +385,8 @@ class Ten(Game):
         buyable = self.buyable(state, seat) if seat is not None else ()
         priced = None
         if seat is not None and seat == active:
-            priced = prospects(phase, players[seat], state.tableau, currency_sum, state.auction,
-                               price, state.market, buyable)
+            priced = PricedLater(partial(prospects, phase, players[seat], state.tableau,
+                                         currency_sum, state.auction, price, state.market, buyable))
         return new_view(
             seat,
             state.n_players,

@@ -141,6 +141,38 @@ def _coverable(needs: list[int], usable: list[int], rainbow: int) -> bool:
     return True
 
 
+@lru_cache(maxsize=1 << 14)
+def _colour_options(
+    mask: int, own: int, shared: int, numbered: int
+) -> tuple[tuple[tuple[int, int, int], ...], tuple[int, ...]]:
+    """One colour's intervals as (points, need, numbered wilds usable) best points first, and
+    the best points for each total need 0..shared. Cached apart from the whole collection: a
+    bot prices a collection without each of its cards in turn, and the other colours stay."""
+    found = tuple(
+        (points, max(0, gaps.bit_count() - own), gaps & numbered)
+        for points, gaps in _candidates(mask, own + shared)
+    )
+    by_need = tuple(max((p for p, need, _ in found if need <= k), default=0) for k in range(shared + 1))
+    return found, by_need
+
+
+@lru_cache(maxsize=1 << 14)
+def _coverable_cached(needs: tuple[int, ...], usable: tuple[int, ...], rainbow: int) -> bool:
+    return _coverable(list(needs), list(usable), rainbow)
+
+
+@lru_cache(maxsize=1 << 14)
+def _bounds(by_need: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+    """bound[c][k]: the most points colours c.. can make with k shared wilds, each colour
+    using its best for its own need (a knapsack that ignores which numbers). Read only."""
+    shared = len(by_need[0]) - 1
+    bound = [[0] * (shared + 1) for _ in range(N_COLOURS + 1)]
+    for c in range(N_COLOURS - 1, -1, -1):
+        row, after = by_need[c], bound[c + 1]
+        bound[c] = [max(row[j] + after[k - j] for j in range(k + 1)) for k in range(shared + 1)]
+    return bound
+
+
 @lru_cache(maxsize=1 << 16)
 def best_total(masks: tuple[int, ...], pool: Pool) -> int:
     """The highest total reachable with these held numbers per colour and these wilds.
@@ -153,42 +185,35 @@ def best_total(masks: tuple[int, ...], pool: Pool) -> int:
     shared = numbered.bit_count() + rainbow
     if shared + sum(colour_wilds) == 0:
         return sum(map(_MASK_POINTS.__getitem__, masks))
-    options = []
-    for c, mask in enumerate(masks):
-        found = []
-        for points, gaps in _candidates(mask, colour_wilds[c] + shared):
-            need = max(0, gaps.bit_count() - colour_wilds[c])
-            found.append((points, need, gaps & numbered))
-        options.append(found)
-    by_need = [
-        [max((p for p, need, _ in found if need <= k), default=0) for k in range(shared + 1)]
-        for found in options
-    ]
-    bound = [[0] * (shared + 1) for _ in range(N_COLOURS + 1)]
-    for c in range(N_COLOURS - 1, -1, -1):
-        for k in range(shared + 1):
-            bound[c][k] = max(by_need[c][j] + bound[c + 1][k - j] for j in range(k + 1))
+    per_colour = [_colour_options(mask, colour_wilds[c], shared, numbered) for c, mask in enumerate(masks)]
+    options = [found for found, _ in per_colour]
+    by_need = [row for _, row in per_colour]
     best = sum(row[0] for row in by_need)
-    needs: list[int] = []
-    usable: list[int] = []
+    if shared == 0:  # nothing shared to place: each colour takes its best on its own
+        return best
+    bound = _bounds(tuple(by_need))
+    if bound[0][shared] <= best:  # the colours' best on their own reach the bound already
+        return best
+    needs: tuple[int, ...] = ()
+    usable: tuple[int, ...] = ()
 
     def search(c: int, points: int, used: int) -> None:
-        nonlocal best
+        nonlocal best, needs, usable
         if c == N_COLOURS:
             best = max(best, points)
             return
         left = shared - used
+        after = bound[c + 1]
+        outer_needs, outer_usable = needs, usable
         for p, need, numbers in options[c]:
-            if points + p + bound[c + 1][left] <= best:
+            if points + p + after[left] <= best:
                 break  # sorted by points: nothing later in this colour can do better
-            if need > left or points + p + bound[c + 1][left - need] <= best:
+            if need > left or points + p + after[left - need] <= best:
                 continue
-            needs.append(need)
-            usable.append(numbers)
-            if not need or _coverable(needs, usable, rainbow):
+            needs, usable = outer_needs + (need,), outer_usable + (numbers,)
+            if not need or _coverable_cached(needs, usable, rainbow):
                 search(c + 1, points + p, used + need)
-            needs.pop()
-            usable.pop()
+        needs, usable = outer_needs, outer_usable
 
     search(0, 0, 0)
     return best

@@ -13,7 +13,9 @@ Phases of the state machine (ten.md §5):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ..core import Rng, fast_maker, plain
 
@@ -290,8 +292,46 @@ class View:
     """Market cards the viewing seat may buy now (empty unless it is in a buy phase)."""
     last_turn: TurnEnd | None
     prospects: Prospects | None
-    """The viewing seat's choices priced (engine/ten/view.py); None unless it acts now."""
+    """The viewing seat's choices priced (engine/ten/view.py); None unless it acts now.
+    Priced on the first read (`PricedLater`): a bot never pays for it."""
 
+
+class PricedLater:
+    """A view's prospects before anyone has read them: the call that prices them.
+
+    Pricing (every way to pay, every market card) is most of what a view costs, and a bot
+    reads none of it. `View.prospects` keeps this in its slot and prices on the first read,
+    so every reader (screens, equality, repr, msgpack, hashes) sees the very same values."""
+
+    __slots__ = ("price",)
+
+    def __init__(self, price: Callable[[], Prospects | None]) -> None:
+        self.price = price
+
+
+class _ProspectsOnRead:
+    """`View.prospects`'s descriptor: the slot's own, plus pricing a `PricedLater` once."""
+
+    def __init__(self, slot: Any) -> None:
+        self.slot = slot
+
+    def __get__(self, view: View | None, owner: type | None = None) -> Any:
+        if view is None:
+            return self
+        value = self.slot.__get__(view, owner)
+        if type(value) is PricedLater:
+            value = value.price()
+            self.slot.__set__(view, value)  # the view is frozen to its users, not to its slot
+        return value
+
+    def __set__(self, view: View, value: Any) -> None:
+        self.slot.__set__(view, value)
+
+    def __delete__(self, view: View) -> None:
+        self.slot.__delete__(view)
+
+
+View.prospects = _ProspectsOnRead(View.prospects)  # type: ignore[assignment]
 
 # The rules build these once or more per step; elsewhere the plain constructors read better.
 new_state = fast_maker(State)

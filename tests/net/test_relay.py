@@ -105,6 +105,30 @@ def _fds() -> int:
     return len(_open_files())
 
 
+async def test_a_relay_keeps_no_retained_presence_of_archived_games(tmp_path, monkeypatch) -> None:
+    """A broker holds a retained message until it is cleared, and a client may quit without
+    clearing its presence: the relay clears every seat's of a game it archived (and amqtt's
+    emptied entries go at the next prune), or its memory grows by one per seat per game."""
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
+    relay = Relay(BrokerSettings(port=0), max_bots=2, archive=tmp_path / "archive")
+    await relay.start()
+    try:
+        await _relay_game(relay.url)
+        await _until(lambda: relay.forgotten == 1)
+        await asyncio.sleep(0.2)
+        relay.broker.prune()
+        held = relay.broker.retained_count()
+        gids = [await _relay_game(relay.url) for _ in range(3)]
+        await _until(lambda: relay.forgotten == 4)
+        retained = relay.broker._broker.retained_messages
+        await _until(lambda: not [t for t, m in retained.items() if m.data and any(g in t for g in gids)], 5.0)
+        relay.broker.prune()  # as the broker does every PRUNE_EVERY s
+        assert not [t for t in retained if any(g in t for g in gids)]
+        assert relay.broker.retained_count() <= held, sorted(retained)
+    finally:
+        await relay.stop()
+
+
 async def test_a_relay_forgets_finished_games_but_still_serves_them(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
     relay = Relay(BrokerSettings(port=0), max_bots=2, archive=tmp_path / "archive")

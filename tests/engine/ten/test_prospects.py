@@ -147,3 +147,26 @@ def test_the_best_way_to_pay_is_the_first_of_every_way_in_random_games() -> None
                 checked += 1
             state = GAME.apply(state, {seat: pick_uniform(GAME.legal_actions(state, seat), rng)})
     assert checked > 1000
+
+
+def test_prospects_priced_on_the_first_read_are_the_ones_the_view_priced_at_once() -> None:
+    """A view keeps its prospects unpriced until read (a bot never reads them): every way of
+    reading them — the field, equality, canonical bytes — gives what pricing at once gave."""
+    from engine.ten.rules import prospects as price_now
+    from engine.ten.state import PricedLater, View
+
+    rng = Stream(seed_bytes("ten-priced-later"))
+    for game in range(6):
+        state = GAME.setup(2 + game % 3, seed_bytes(f"ten-priced-later-{game}"), None)
+        while not GAME.is_over(state):
+            (seat,) = GAME.active(state)
+            fresh, read = GAME.view(state, seat), GAME.view(state, seat)
+            assert type(View.prospects.slot.__get__(fresh)) is PricedLater
+            priced = read.prospects
+            assert type(View.prospects.slot.__get__(read)) is not PricedLater
+            assert canonical(fresh) == canonical(read) and fresh == read
+            assert priced == price_now(read.phase, read.players[seat], read.tableau,
+                                       read.currency_sum, read.auction, read.price, read.market,
+                                       read.buyable)
+            state = GAME.apply(state, {seat: pick_uniform(GAME.legal_actions(state, seat), rng)})
+        assert GAME.view(state, 0).prospects is None

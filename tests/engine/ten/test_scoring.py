@@ -203,3 +203,20 @@ def test_tie_breaks_currency_then_fewest_cards() -> None:
     assert result.places == (2, 1)
     assert result_of([a, b], [7, 6]).winners == (0,)  # more currency beats fewer cards
     assert result_of([a, a], [6, 6]).winners == (0, 1)  # all equal: shared win
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    masks=st.tuples(*[st.integers(0, 0b1111111110).map(lambda m: m & ~1)] * len(COLOURS)),
+    colour_wilds=st.tuples(*[st.integers(0, 2)] * len(COLOURS)),
+    numbered=st.integers(0, 0b1111111110).map(lambda m: m & ~1),
+    rainbow=st.integers(0, 3),
+)
+def test_best_total_equals_the_one_before_its_caches(masks, colour_wilds, numbered, rainbow) -> None:
+    """The cached per-colour options, bounds and early stops change no total."""
+    from engine.ten.scoring import best_total
+
+    from .scoring_before import best_total_before
+
+    pool = (colour_wilds, numbered, rainbow)
+    assert best_total(masks, pool) == best_total_before.__wrapped__(masks, pool)
