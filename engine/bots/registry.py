@@ -24,7 +24,8 @@ def bot_kinds(game_id: str) -> list[str]:
 
 
 def make_bot(game: Game, seat: Seat, kind: str, rng: Stream) -> Bot:
-    """A bot of `kind` for `seat`; "best" means the game's heuristic bot if it has one."""
+    """A bot of `kind` for `seat`: a level (easy, normal, hard), "random", or an alias
+    ("heuristic" = normal; "best" = the game's best_bot, normal where it has levels)."""
     descriptor = _descriptor(game.id)
     if kind == "best":
         kind = descriptor.best_bot if descriptor else "random"
