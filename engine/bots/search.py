@@ -49,18 +49,20 @@ class SearchBot(Bot):
     def __init__(self, game: Game, seat: Seat, rng: Stream, normal: BotFactory, sampler: Sampler,
                  rollouts: int = ROLLOUTS, max_steps: int = 2_000) -> None:
         super().__init__(game, seat, rng)
-        self.normal_factory = normal
+        self.rollout_factory = normal
+        """The rollout policy: the normal bot in every seat (a test may give a cheaper one)."""
         self.normal = normal(game, seat, rng.fork("normal"))
         self.sampler = sampler
         self.rollouts = rollouts
         self.max_steps = max_steps
         self.stopper: Callable[[], Callable[[], bool]] | None = None
-        self.decisions = 0
+        """Set by the caller (net/bot_time.py): a fresh `should_stop()` for each decision."""
 
     def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
         first = self.normal.choose(view, actions)
-        self.decisions += 1
-        rng = self.rng.fork(f"decision{self.decisions}")
+        # A draw from the bot's own stream (its private secret over the network): equal views
+        # need not be searched alike, and a seeded stream replays exactly.
+        rng = self.rng.fork(f"decision{self.rng.below(1 << 32)}")
         candidates = self._candidates(first, actions, rng)
         if len(candidates) == 1 or self.rollouts < 2 * len(candidates):
             return first
@@ -99,7 +101,7 @@ class SearchBot(Bot):
         """One determinization: `action` for this seat, normal bots for everything else."""
         game = self.game
         state = self.sampler(game, view, rng.fork("sample"))
-        bots = [self.normal_factory(game, s, rng.fork(f"bot{s}")) for s in range(view.n_players)]
+        bots = [self.rollout_factory(game, s, rng.fork(f"bot{s}")) for s in range(view.n_players)]
         mine: Action | None = action
         for _ in range(self.max_steps):
             active = game.active(state)
