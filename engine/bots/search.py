@@ -9,12 +9,14 @@ normal bot's own choice is the first candidate and is kept unless another does c
 better, so a small budget degrades towards normal play.
 
 Budgets: `rollouts` bounds the work of one decision (reproducible: tests and benches use it);
-`stopper`, set by the caller, returns a fresh `should_stop()` per decision, the time budget.
+`stopper`, set by the caller, returns a fresh `should_stop()` per decision, the time budget,
+asked before each rollout once the first round (one rollout per candidate) is done.
 The engine has no clock: tui/ and net/ build the stopper (net/bot_time.py).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 from ..core import Action, ActionSpace, Game, Result, Seat, State, Stream, View
@@ -30,7 +32,10 @@ CANDIDATES = 6
 """At most this many actions are searched (the normal bot's and a sample of the others)."""
 MARGIN = 0.02
 """How much better per rollout (rewards lie in 0..1) another action must do than the normal
-bot's to replace it."""
+bot's to replace it, beyond NOISE."""
+NOISE = 0.5
+"""... and beyond NOISE * sqrt(rounds): one rollout's outcome swings by up to 1, and a few
+rounds on a high-variance game (Money!) must not replace a sound move by a lucky one."""
 
 
 def reward(result: Result, seat: Seat) -> float:
@@ -71,12 +76,15 @@ class SearchBot(Bot):
         rounds = 0
         # Every candidate is played out on the same determinization with the same bots'
         # streams (common random numbers): the comparison sees the action, not the deal.
+        # Out of time, a round not finished is dropped: each total covers the same deals.
         while (rounds + 1) * len(candidates) <= self.rollouts:
-            if should_stop is not None and rounds and should_stop():
-                break
             sample_rng = rng.fork(f"round{rounds}")
-            for i, action in enumerate(candidates):
-                totals[i] += self._rollout(view, action, sample_rng)
+            values = []
+            for action in candidates:
+                if rounds and should_stop is not None and should_stop():
+                    return candidates[_best(totals, rounds)]
+                values.append(self._rollout(view, action, sample_rng))
+            totals = [t + v for t, v in zip(totals, values, strict=True)]
             rounds += 1
         return candidates[_best(totals, rounds)]
 
@@ -121,7 +129,7 @@ class SearchBot(Bot):
 
 
 def _best(totals: list[float], rounds: int) -> int:
-    """The candidate with the best mean; the normal bot's (index 0) unless another beats it
-    by MARGIN per round, so that noise in a small budget does not replace a sound move."""
+    """The candidate with the best total; the normal bot's (index 0) unless another beats it
+    by more than the noise of `rounds` paired rollouts could (MARGIN, NOISE)."""
     best = max(range(len(totals)), key=lambda i: (totals[i], -i))
-    return best if totals[best] - totals[0] > MARGIN * rounds else 0
+    return best if totals[best] - totals[0] > MARGIN * rounds + NOISE * math.sqrt(rounds) else 0
