@@ -70,12 +70,9 @@ def _discard(view: View, deal) -> tuple[tuple[int, str], ...]:
     """The pile: the seat's own cards, the rest unknown (its faces in Halikarnassos' step)."""
     me = view.seat
     other = (me + 1) % view.n_players if me is not None else 0
-    if view.discard_pile:
-        own = Counter(view.my_discards)
-        out = []
-        for card in view.discard_pile:
-            out.append((me if own[card] else other, card))
-            own[card] -= 1
-        return tuple(out)
+    if view.discard_pile:  # Halikarnassos' step: the faces are known, whose only in part
+        others = Counter(view.discard_pile) - Counter(view.my_discards)
+        return tuple((other, c) for c in _ranked(others.elements())) + tuple(
+            (me, c) for c in view.my_discards)
     unknown = view.discard_count - len(view.my_discards)
     return tuple((other, c) for c in deal(unknown)) + tuple((me, c) for c in view.my_discards)
