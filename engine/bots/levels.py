@@ -7,11 +7,14 @@ normal. A game's descriptor registers all of them with `engine.core.descriptor.b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..core import Action, ActionSpace, Game, Seat, Stream, View, pick_uniform
-from ..core.descriptor import BotFactory
 from .base import Bot
+
+BotFactory = Callable[[Game, Seat, Stream], Bot]
+"""A bot maker, as a descriptor lists it (engine.core.descriptor imports this module lazily:
+not imported back from there)."""
 
 LEVELS = ("easy", "normal", "hard")
 ALIASES = {"heuristic": "normal", "best": "normal"}

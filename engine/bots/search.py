@@ -20,8 +20,11 @@ import math
 from collections.abc import Callable, Sequence
 
 from ..core import Action, ActionSpace, Game, Result, Seat, State, Stream, View
-from ..core.descriptor import BotFactory
 from .base import Bot
+
+BotFactory = Callable[[Game, Seat, Stream], Bot]
+"""A bot maker, as a descriptor lists it (engine.core.descriptor imports this module lazily:
+not imported back from there)."""
 
 Sampler = Callable[[Game, View, Stream], State]
 """`(game, view, rng) -> a full state` that gives the view's seat exactly that view."""
