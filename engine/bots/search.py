@@ -10,7 +10,8 @@ better, so a small budget degrades towards normal play.
 
 Budgets: `rollouts` bounds the work of one decision (reproducible: tests and benches use it);
 `stopper`, set by the caller, returns a fresh `should_stop()` per decision, the time budget,
-asked before each rollout once the first round (one rollout per candidate) is done.
+asked before each rollout once two rollouts are done (a slow game's rollouts, Ten's, may not
+fit one per candidate in the budget).
 The engine has no clock: tui/ and net/ build the stopper (net/bot_time.py).
 """
 
@@ -84,7 +85,9 @@ class SearchBot(Bot):
             sample_rng = rng.fork(f"round{rounds}")
             values = []
             for action in candidates:
-                if rounds and should_stop is not None and should_stop():
+                if should_stop is not None and (rounds or len(values) >= 2) and should_stop():
+                    if not rounds:  # out of time in the first round: the candidates played
+                        return candidates[_best(values, 1)]
                     return candidates[_best(totals, rounds)]
                 values.append(self._rollout(view, action, sample_rng))
             totals = [t + v for t, v in zip(totals, values, strict=True)]
