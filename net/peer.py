@@ -18,6 +18,7 @@ from typing import Any
 from engine.bots import make_bot
 from engine.core import Stream
 
+from .bot_time import DEFAULT_BOT_TIME, give_time, searches
 from .codec import decode_envelope
 from .errors import WireError
 from .identity import peer_id
@@ -82,6 +83,8 @@ class Peer:
         self.topics = Topics(lockstep.gid, prefix)
         self.store = store
         self.bot_kind = bot
+        self.bot_time = DEFAULT_BOT_TIME
+        """A hard bot's seconds per decision (net/bot_time.py)."""
         self.bot_delay = bot_delay
         self._bot: Any = None
         self._proxies: dict[int, Any] = {}  # seat handed to us -> the bot playing it
@@ -382,7 +385,8 @@ class Peer:
             bot = self._proxies.get(seat)
             if bot is None:  # randomness from this peer's own entropy: nobody else can predict it
                 kind = ls.votes.handed[seat][1]
-                bot = self._proxies[seat] = make_bot(ls.game, seat, kind, Stream(ls.ctx.entropy(32)))
+                bot = self._proxies[seat] = give_time(
+                    make_bot(ls.game, seat, kind, Stream(ls.ctx.entropy(32))), self.bot_time)
             action = bot.choose(ls.view(seat), ls.legal_actions(seat))
             self._run(ls.play_for(seat, action))
 
@@ -403,6 +407,13 @@ class Peer:
             if seat is None or not ls.my_turn():
                 return
             if self._bot is None:
-                self._bot = make_bot(ls.game, seat, self.bot_kind or "best", Stream(self._bot_seed).fork(ls.gid))
-            action = self._bot.choose(ls.view(seat), ls.legal_actions(seat))
+                self._bot = give_time(make_bot(ls.game, seat, self.bot_kind or "best",
+                                               Stream(self._bot_seed).fork(ls.gid)), self.bot_time)
+            view, legal = ls.view(seat), ls.legal_actions(seat)
+            if searches(self._bot):  # a hard bot thinks for up to its budget: off the event loop
+                action = await asyncio.to_thread(self._bot.choose, view, legal)
+                if ls.my_seat != seat or not ls.my_turn():
+                    return
+            else:
+                action = self._bot.choose(view, legal)
             self.decide(action)

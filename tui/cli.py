@@ -26,6 +26,8 @@ from .cli_args import (
     CliParser,
     find_game,
     game_options,
+    parse_bot_time,
+    parse_bots,
     parse_clock,
     parse_names,
     parse_seed,
@@ -47,7 +49,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     game = find_game(args.game)
     options = game_options(game, args.edition, args.option)
     players = player_count(game, args.players, options)
-    bots = players - 1 if args.bots is None else args.bots
+    bots, bot_kind = parse_bots(args.bots, players)
     if not 0 <= bots <= players:
         raise CliError(f"--bots must be between 0 and {players} for {players} players, not {bots}")
     if not has_screen(game.id):
@@ -61,7 +63,8 @@ def cmd_play(args: argparse.Namespace) -> int:
     delay = config.ui.bot_delay if args.bot_delay is None else args.bot_delay
     table = LocalTable.new(
         game.id, players, humans=players - bots, seed=parse_seed(args.seed), options=options,
-        names=names, bot_delay=delay, clock=parse_clock(args.clock),
+        names=names, bot_delay=delay, clock=parse_clock(args.clock), bot_kind=bot_kind,
+        bot_time=parse_bot_time(args.bot_time),
     )
     return _run_app(table, config)
 
@@ -251,7 +254,9 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="start a local game (you, friends at this keyboard, bots)")
     play.add_argument("game", help="game id, e.g. money")
     play.add_argument("--players", type=int, help="players at the table (default 4, within the game's range)")
-    play.add_argument("--bots", type=int, help="how many seats bots take (default: all but one)")
+    play.add_argument("--bots", help="how many seats bots take (default: all but one), a level for them "
+                      "(easy, normal, hard), or one level per bot seat (e.g. hard,normal,easy)")
+    play.add_argument("--bot-time", type=float, help="seconds a hard bot thinks per move (default 1)")
     play.add_argument("--seed", help="seed for a reproducible deal (default: random)")
     play.add_argument("--edition", help="the game's edition, where it has several (`gamenight rules GAME`)")
     play.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
@@ -279,7 +284,8 @@ def build_parser() -> argparse.ArgumentParser:
     selfplay_.add_argument("--players", type=int)
     selfplay_.add_argument("--games", type=int, default=10)
     selfplay_.add_argument("--seed", type=int, default=0)
-    selfplay_.add_argument("--bots", default="best", help="random, heuristic, best, or one kind per seat (comma list)")
+    selfplay_.add_argument("--bots", default="best", help="random, easy, normal, hard (heuristic, best: normal), "
+                           "or one kind per seat (comma list)")
     selfplay_.add_argument("--json", action="store_true", help="print one JSON object")
     selfplay_.add_argument("--net", action="store_true", help="play through an MQTT broker (network stack)")
     selfplay_.add_argument("--broker", help="broker URL for --net (default: an embedded broker)")

@@ -87,3 +87,28 @@ def parse_clock(text: str | None) -> ClockSpec:
         return ClockSpec.parse(text or "off")
     except ClockError as exc:
         raise CliError(str(exc)) from None
+
+
+def parse_bots(text: str | None, players: int) -> tuple[int, str]:
+    """`--bots` of `play`: (how many seats bots take, their kind or one kind per bot seat).
+    A number keeps the best bot; a level fills all seats but one; a comma list is one bot per
+    level. The levels themselves are checked when the bots are made (one-line error)."""
+    if text is None:
+        return players - 1, "best"
+    text = text.strip()
+    if text.lstrip("-").isdigit():
+        return int(text), "best"
+    kinds = [kind.strip() for kind in text.split(",")]
+    if not all(kinds):
+        raise CliError(f"--bots needs a number or levels such as hard,normal,easy, not {text!r}")
+    return (players - 1 if len(kinds) == 1 else len(kinds)), ",".join(kinds)
+
+
+def parse_bot_time(seconds: float | None) -> float:
+    """`--bot-time`: a hard bot's seconds per decision (default 1), checked."""
+    from net.bot_time import DEFAULT_BOT_TIME, check_bot_time
+
+    try:
+        return DEFAULT_BOT_TIME if seconds is None else check_bot_time(seconds)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None

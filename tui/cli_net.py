@@ -57,7 +57,7 @@ def add_net_commands(subparsers: argparse._SubParsersAction) -> None:
     bot = subparsers.add_parser("bot", help="run a bot peer that takes a seat in a network game")
     bot.add_argument("code", help="invite code")
     _broker_args(bot, embedded_default=False)
-    bot.add_argument("--kind", default="best", help="bot kind: random, heuristic, best")
+    bot.add_argument("--kind", default="best", help="bot level: easy, normal (best, heuristic), hard; or random")
     bot.add_argument("--key", help="key file of this bot (default: <data dir>/bot.key)")
     bot.add_argument("--name", default="Bot", help="the bot's name at the table")
     bot.add_argument("--delay", type=float, default=0.0, help="seconds the bot waits before acting")

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.bots import make_bot
+from engine.bots.registry import seat_kinds
 from engine.core import (
     Action,
     ActionSpace,
@@ -31,6 +32,7 @@ from engine.core import (
     seed_bytes,
 )
 from engine.registry import get_game
+from net.bot_time import DEFAULT_BOT_TIME, give_time, searches
 
 from .clock import NO_CLOCK, ClockSpec
 from .log_text import event_lines
@@ -72,6 +74,7 @@ class LocalTable(Table):
         *,
         bot_delay: float = 0.5,
         save_path: Path | None = None,
+        bot_time: float = DEFAULT_BOT_TIME,
     ) -> None:
         super().__init__()
         if len(seating.names) != game_log.n_players:
@@ -82,13 +85,15 @@ class LocalTable(Table):
         self.names = list(seating.names)
         self.local_seats = tuple(seating.humans)
         self.bot_delay = bot_delay
+        self.bot_time = bot_time
         self.save_path = save_path
         self.state = self._replay(game_log)
         root = Stream(game_log.seed)
+        bot_seats = [seat for seat in range(game_log.n_players) if seat not in self.local_seats]
+        kinds = seat_kinds(seating.bot_kind, len(bot_seats))
         self._bots = {
-            seat: make_bot(game, seat, seating.bot_kind, root.fork(f"bot{seat}"))
-            for seat in range(game_log.n_players)
-            if seat not in self.local_seats
+            seat: give_time(make_bot(game, seat, kind, root.fork(f"bot{seat}")), bot_time)
+            for seat, kind in zip(bot_seats, kinds, strict=True)
         }
         self._pending: dict[Seat, Action] = {}
         self._lock = asyncio.Lock()
@@ -121,8 +126,12 @@ class LocalTable(Table):
         bot_delay: float = 0.5,
         save: bool = True,
         clock: ClockSpec = NO_CLOCK,
+        bot_time: float = DEFAULT_BOT_TIME,
     ) -> LocalTable:
-        """A new game: humans take seats 0..humans-1, bots the rest. Bad input raises GameError."""
+        """A new game: humans take seats 0..humans-1, bots the rest. Bad input raises GameError.
+
+        `bot_kind`: one kind for every bot, or a comma list with one per bot seat in seat
+        order; `bot_time`: a hard bot's seconds per decision."""
         game = get_game(game_id)
         if not 0 <= humans <= n_players:
             raise IllegalAction(f"{humans} humans do not fit at a table of {n_players}")
@@ -132,7 +141,7 @@ class LocalTable(Table):
         game_log = new_log(game, n_players, seed_value, game.check_options(opts))
         seating = Seating(default_names(n_players, humans, names), tuple(range(humans)), bot_kind, clock)
         path = new_save_path(game.id) if save else None
-        table = cls(game, game_log, seating, bot_delay=bot_delay, save_path=path)
+        table = cls(game, game_log, seating, bot_delay=bot_delay, save_path=path, bot_time=bot_time)
         table.save_all()
         return table
 
@@ -141,7 +150,7 @@ class LocalTable(Table):
         return LocalTable.new(
             self.game.id, self.n_players, humans=len(seating.humans), options=self.game_log.options_dict(),
             names=seating.names, bot_kind=seating.bot_kind, bot_delay=self.bot_delay, clock=seating.clock,
-            save=self.save_path is not None,
+            save=self.save_path is not None, bot_time=self.bot_time,
         )
 
     @classmethod
@@ -218,7 +227,10 @@ class LocalTable(Table):
                     if self._closed:
                         return
                 for seat in bots:
-                    self._pending[seat] = self._bot_choice(seat)
+                    if searches(self._bots[seat]):  # a hard bot thinks off the event loop
+                        self._pending[seat] = await asyncio.to_thread(self._bot_choice, seat)
+                    else:
+                        self._pending[seat] = self._bot_choice(seat)
                 self.emit(TableEvent("waiting"))
             if not active <= frozenset(self._pending):
                 return

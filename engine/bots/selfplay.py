@@ -25,12 +25,19 @@ def play_game(
     bots: Sequence[str] | str = "random",
     options: Mapping[str, Any] | None = None,
     max_steps: int = 100_000,
+    rollouts: int | None = None,
 ) -> Played:
-    """Play one game to the end with bots choosing from views and legal actions only."""
+    """Play one game to the end with bots choosing from views and legal actions only.
+
+    `rollouts`: the node budget of every hard bot (a decision's rollouts), else its default."""
     seed = seed_bytes(seed)
     kinds = [bots] * n_players if isinstance(bots, str) else list(bots)
     root = Stream(seed)
     players = [make_bot(game, s, kinds[s], root.fork(f"bot{s}")) for s in range(n_players)]
+    if rollouts is not None:
+        for bot in players:
+            if hasattr(bot, "rollouts"):
+                bot.rollouts = rollouts
     wants_view = [bot.wants_view for bot in players]
     choose = [bot.choose for bot in players]
     state = game.setup(n_players, seed, options)

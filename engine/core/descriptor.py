@@ -94,8 +94,12 @@ class GameDescriptor:
 
     @property
     def best_bot(self) -> str:
-        """The kind `make_bot(..., "best")` gives: the heuristic bot where there is one."""
-        return "heuristic" if "heuristic" in self.bots else "random"
+        """The kind `make_bot(..., "best")` gives: the normal level, else the heuristic bot
+        (a game outside the levels, such as a test's own), else random."""
+        for kind in ("normal", "heuristic"):
+            if kind in self.bots:
+                return kind
+        return "random"
 
     def option(self, name: str) -> OptionDoc | None:
         """The documentation of one option (None if the descriptor leaves it out)."""
@@ -107,7 +111,27 @@ class GameDescriptor:
     def bot_factory(self, kind: str) -> BotFactory:
         """The factory of a bot kind of this game (not "random"); KeyError if there is none."""
         ref = self.bots[kind]
-        if not isinstance(ref, str):
-            return ref
-        module, name = ref.split(":")
-        return getattr(import_module(module), name)
+        return ref if not isinstance(ref, str) else _load(ref)
+
+
+def _load(ref: str) -> Any:
+    module, name = ref.split(":")
+    return getattr(import_module(module), name)
+
+
+def bot_levels(normal: str, sampler: str) -> dict[str, BotFactory | str]:
+    """A game's `bots`: the levels easy, normal (`normal`, "module:Class"), hard (searching
+    with `sampler`, "module:function"), and "heuristic", the old name of normal
+    (engine/bots/levels.py). Imported lazily: a bot module imports its game's package."""
+
+    def easy(game: Game, seat: Seat, rng: Stream) -> Bot:
+        from ..bots.levels import EasyBot
+
+        return EasyBot(game, seat, rng, _load(normal))
+
+    def hard(game: Game, seat: Seat, rng: Stream) -> Bot:
+        from ..bots.search import SearchBot
+
+        return SearchBot(game, seat, rng, _load(normal), _load(sampler))
+
+    return {"easy": easy, "normal": normal, "hard": hard, "heuristic": normal}

@@ -1,6 +1,6 @@
 """Money! (Reiner Knizia): trade currency bids against the market; strong currencies score."""
 
-from ..core.descriptor import GameDescriptor, OptionDoc, Rounds
+from ..core.descriptor import GameDescriptor, OptionDoc, Rounds, bot_levels
 from . import scorepad
 from .bids import BidSpace, make_bid
 from .cards import EDITIONS
@@ -22,7 +22,7 @@ DESCRIPTOR = GameDescriptor(
                   "the currencies returned to the box (default: chosen by the seeded shuffle)"),
         OptionDoc("deck", "Deck", "a stacked deck, top card first (tests and replays)"),
     ),
-    bots={"heuristic": "engine.bots.money:MoneyBot"},
+    bots=bot_levels("engine.bots.money:MoneyBot", "engine.bots.samplers.money:sample"),
     score_pad=scorepad.score_pad,
     score_template=scorepad.template,
     rounds=Rounds("round", lambda state: state.round_no),

@@ -1,6 +1,6 @@
 """7 Wonders (first edition, base game, 3-7 players): rules in docs/seven_wonders.md."""
 
-from ..core.descriptor import GameDescriptor, OptionDoc, Rounds
+from ..core.descriptor import GameDescriptor, OptionDoc, Rounds, bot_levels
 from . import scorepad
 from .picks import card_options
 from .position import view_context
@@ -17,7 +17,7 @@ DESCRIPTOR = GameDescriptor(
         OptionDoc("wonders", "Wonders", "each seat's board, a list of wonder ids (default: shuffled)"),
         OptionDoc("deck", "Deck", "stacked decks, {age: [card ids, top card first]} (tests and replays)"),
     ),
-    bots={"heuristic": "engine.bots.seven_wonders:SevenWondersBot"},
+    bots=bot_levels("engine.bots.seven_wonders:SevenWondersBot", "engine.bots.samplers.seven_wonders:sample"),
     score_pad=scorepad.score_pad,
     score_template=scorepad.template,
     rounds=Rounds("age", lambda state: state.age),

@@ -1,6 +1,6 @@
 """Sheriff of Nottingham (Arcane Wonders 2014), 3-5 players: bags, declarations and bribes."""
 
-from ..core.descriptor import SEAT, GameDescriptor, OptionDoc, Rounds
+from ..core.descriptor import SEAT, GameDescriptor, OptionDoc, Rounds, bot_levels
 from . import scorepad
 from .game import GAME, Sheriff
 from .scorepad import score_pad
@@ -16,7 +16,7 @@ DESCRIPTOR = GameDescriptor(
         OptionDoc("deck", "Deck", "a stacked deck of good ids, top card first (tests and replays); "
                   "card ids (good#k) stack a dealt game, as the network deals it"),
     ),
-    bots={"heuristic": "engine.bots.sheriff:SheriffBot"},
+    bots=bot_levels("engine.bots.sheriff:SheriffBot", "engine.bots.samplers.sheriff:sample"),
     score_pad=scorepad.score_pad,
     score_template=scorepad.template,
     rounds=Rounds("round", lambda state: state.round + 1),  # 0-based in the state

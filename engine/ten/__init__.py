@@ -1,6 +1,6 @@
 """Ten (AEG, 2021): push-your-luck with auctions, 1-5 players. Rules: ten.md."""
 
-from ..core.descriptor import SEAT, GameDescriptor, OptionDoc
+from ..core.descriptor import SEAT, GameDescriptor, OptionDoc, bot_levels
 from . import scorepad
 from .rules import GAME, Ten
 from .scorepad import score_pad
@@ -17,7 +17,7 @@ DESCRIPTOR = GameDescriptor(
         OptionDoc("first_player", "First player", "who plays first", form=SEAT),
         OptionDoc("deck", "Deck", "a stacked deck, top card first (tests and replays)"),
     ),
-    bots={"heuristic": "engine.bots.ten:TenBot"},
+    bots=bot_levels("engine.bots.ten:TenBot", "engine.bots.samplers.ten:sample"),
     score_pad=scorepad.score_pad,
     score_template=scorepad.template,
     docs="docs/ten.md",

@@ -182,7 +182,7 @@ def test_every_descriptor_is_complete(game_id):
 def test_make_bot_offers_the_descriptors_bots_and_best_is_its_own(game_id):
     descriptor = get_descriptor(game_id)
     assert bot_kinds(game_id) == ["random", *sorted(descriptor.bots)]
-    assert descriptor.best_bot == "heuristic"
+    assert descriptor.best_bot == "normal"
     best = make_bot(descriptor.game, 0, "best", Stream(b"best"))
     assert type(best) is descriptor.bot_factory("heuristic")
 

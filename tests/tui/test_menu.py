@@ -140,3 +140,19 @@ async def test_the_first_seat_can_be_chosen_in_the_form(config, game, option, la
         await pilot.press("enter")
         await settle(pilot)
         assert dict(app.tables[0].game_log.options)[option] == 1
+
+
+async def test_the_bot_level_is_chosen_in_the_new_game_form(config):
+    app = GamenightApp(config=config, bot_delay=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await settle(pilot)
+        assert "Bot level" in screen_text(app) and "◀ normal ▶" in screen_text(app)
+        await pilot.press("end", "left")  # the last row, the level: normal -> easy
+        await settle(pilot)
+        assert "◀ easy ▶" in screen_text(app)
+        await pilot.press("enter")
+        await settle(pilot)
+        table = app.tables[0]
+        assert table.seating.bot_kind == "easy"
+        assert {bot.kind for bot in table._bots.values()} == {"easy"}

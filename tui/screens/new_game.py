@@ -20,6 +20,7 @@ from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, Static
 
+from engine.bots.levels import LEVELS
 from engine.core import GameError
 from engine.core.descriptor import SEAT
 from engine.registry import game_ids, get_descriptor, get_game
@@ -45,6 +46,8 @@ class GameSetup:
     names: list[str] | None = None
     bot_delay: float | None = None
     clock: ClockSpec = NO_CLOCK
+    bot_kind: str = "best"
+    """A level for every bot (easy, normal, hard), or one per bot seat (comma list)."""
 
 
 def start_table(setup: GameSetup, bot_delay: float) -> LocalTable:
@@ -54,6 +57,7 @@ def start_table(setup: GameSetup, bot_delay: float) -> LocalTable:
     return LocalTable.new(
         setup.game, setup.players, humans=setup.players - setup.bots, seed=setup.seed,
         options=setup.options, names=setup.names, bot_delay=delay, clock=setup.clock,
+        bot_kind=setup.bot_kind,
     )
 
 
@@ -111,6 +115,7 @@ class NewGameScreen(Screen[None]):
         self.game_index = 0
         self.players = 4
         self.bots = 3
+        self.level = "normal"
         self.options: dict[str, Any] = {}
         self.remembered = load_choices()
 
@@ -200,6 +205,7 @@ class NewGameScreen(Screen[None]):
         for name in self._form_options():
             label = self.descriptor.option(name).label  # in the form, so documented
             rows.append(PickRow(("option", name), self._row(label, self._value_text(name))))
+        rows.append(PickRow("level", self._row("Bot level", self.level)))  # last: the rows above keep their keys
         self.query_one("#settings", PickList).set_rows(rows)
 
     def _value_text(self, name: str) -> str:
@@ -239,6 +245,8 @@ class NewGameScreen(Screen[None]):
             self.bots = max(0, self.players - humans)
         elif key == "bots":
             self.bots = (self.bots + step) % (self.players + 1)
+        elif key == "level":
+            self.level = LEVELS[(LEVELS.index(self.level) + step) % len(LEVELS)]
         elif isinstance(key, tuple):
             choices = self.form_choices(key[1])
             index = choices.index(self.options[key[1]])
@@ -259,7 +267,8 @@ class NewGameScreen(Screen[None]):
         seed: str | int | None = None
         if seed_text:
             seed = int(seed_text) if seed_text.lstrip("-").isdigit() else seed_text
-        return GameSetup(self.game.id, self.players, self.bots, dict(self.options), seed, names)
+        return GameSetup(self.game.id, self.players, self.bots, dict(self.options), seed, names,
+                         bot_kind=self.level)
 
     def _choices(self) -> dict[str, Any]:
         """This game's choices (and the names), to offer again the next time the form opens."""

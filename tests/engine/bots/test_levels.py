@@ -1,0 +1,165 @@
+"""Bot levels on every game: they decide from views only, finish every table, and a hard bot
+with a node budget decides alike in every process."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from engine.bots import RandomBot, make_bot
+from engine.bots.levels import LEVELS
+from engine.bots.search import SearchBot
+from engine.core import Stream
+from engine.core.hashing import state_hash
+from engine.registry import game_ids, get_game
+
+SMALL = 12  # rollouts: two rounds over six candidates, enough to run every part of the search
+
+
+def level_bot(game, seat: int, kind: str, seed: bytes, cheap: bool = True):
+    """A bot of `kind`; a hard one with a small node budget (random rollouts when `cheap`)."""
+    bot = make_bot(game, seat, kind, Stream(seed).fork(f"bot{seat}"))
+    if isinstance(bot, SearchBot):
+        bot.rollouts = SMALL
+        if cheap:
+            bot.rollout_factory = RandomBot
+    return bot
+
+
+def states_on_the_way(game, n: int, seed: bytes, every: int = 7, limit: int = 60):
+    """Some states of a normal-bot game (every `every`-th step)."""
+    bots = [make_bot(game, s, "normal", Stream(seed).fork(str(s))) for s in range(n)]
+    state = game.setup(n, seed)
+    for step in range(limit):
+        active = game.active(state)
+        if not active:
+            return
+        if step % every == 0:
+            yield state
+        state = game.apply(state, {s: bots[s].choose(game.view(state, s), game.legal_actions(state, s))
+                                   for s in sorted(active)})
+
+
+def twin(game, state, seat: int):
+    """A different state that gives `seat` the same view (two cards it cannot see swapped)."""
+    secret = sorted(game.secret_from(state, seat))
+    for i, card in enumerate(secret):
+        for other in secret[i + 1:]:
+            swapped = game.swap_cards(state, card, other)
+            if swapped is not None and state_hash(swapped) != state_hash(state):
+                assert game.view(swapped, seat) == game.view(state, seat)
+                return swapped
+    return None
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("game_id", game_ids())
+def test_two_states_with_one_view_give_one_seeded_decision(game_id: str, level: str) -> None:
+    game = get_game(game_id)
+    n = max(game.min_players, 3)
+    twins = 0
+    for state in states_on_the_way(game, n, b"twins"):
+        for seat in sorted(game.active(state)):
+            other = twin(game, state, seat)
+            if other is None:
+                continue
+            twins += 1
+            first = level_bot(game, seat, level, b"same").choose(
+                game.view(state, seat), game.legal_actions(state, seat))
+            second = level_bot(game, seat, level, b"same").choose(
+                game.view(other, seat), game.legal_actions(other, seat))
+            assert first == second
+    assert twins >= 2
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("game_id", game_ids())
+def test_each_level_plays_every_game_to_the_end_at_every_player_count(game_id: str, level: str) -> None:
+    game = get_game(game_id)
+    for n in range(game.min_players, game.max_players + 1):
+        seed = f"{level}-{n}".encode()
+        # one seat of the level, normal bots in the others (a hard seat searches, cheaply)
+        bots = [level_bot(game, s, level if s == n - 1 else "normal", seed) for s in range(n)]
+        state = game.setup(n, seed)
+        for _ in range(5_000):
+            active = game.active(state)
+            if not active or game.stalemate(state):
+                break
+            state = game.apply(state, {s: bots[s].choose(game.view(state, s), game.legal_actions(state, s))
+                                       for s in sorted(active)})
+        assert game.is_over(state) or game.stalemate(state), (game_id, n, level)
+
+
+def hard_trace(game_id: str, decisions: int = 3) -> str:
+    """The state hash after a hard bot (seat 0, normal rollouts) made `decisions` choices."""
+    game = get_game(game_id)
+    n = 3
+    bots = [level_bot(game, s, "hard" if s == 0 else "normal", b"trace", cheap=False) for s in range(n)]
+    state = game.setup(n, b"trace")
+    made = 0
+    while made < decisions and game.active(state):
+        active = game.active(state)
+        made += 0 in active
+        state = game.apply(state, {s: bots[s].choose(game.view(state, s), game.legal_actions(state, s))
+                                   for s in sorted(active)})
+    return state_hash(state)
+
+
+def test_hard_bots_with_a_node_budget_decide_alike_in_another_process() -> None:
+    here = {gid: hard_trace(gid) for gid in game_ids()}
+    seed = "123" if os.environ.get("PYTHONHASHSEED") != "123" else "321"
+    code = ("import json; from tests.engine.bots.test_levels import hard_trace; "
+            "from engine.registry import game_ids; print(json.dumps({g: hard_trace(g) for g in game_ids()}))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300,
+                          env=dict(os.environ, PYTHONHASHSEED=seed), check=True)
+    assert json.loads(done.stdout) == here
+
+
+def test_a_time_budget_stops_the_search_after_two_rollouts() -> None:
+    game = get_game("seven_wonders")
+    bot = level_bot(game, 0, "hard", b"budget")
+    bot.rollouts = 600
+    sampled = []
+    sampler = bot.sampler
+    bot.sampler = lambda *args: sampled.append(1) or sampler(*args)
+    bot.stopper = lambda: (lambda: True)  # out of time at once: the two rollouts it always plays
+    state = game.setup(3, b"budget")
+    bot.choose(game.view(state, 0), game.legal_actions(state, 0))
+    assert len(sampled) == 2  # never the 600 of the node budget
+
+
+def test_easy_and_hard_draw_on_their_own_stream() -> None:
+    """Randomness: the same view, two streams (two private secrets), not always one move."""
+    game = get_game("money")
+    state = game.setup(4, b"streams")
+    view, legal = game.view(state, 0), game.legal_actions(state, 0)
+    for level in ("easy", "hard"):
+        moves = {level_bot(game, 0, level, f"secret{i}".encode()).choose(view, legal) for i in range(12)}
+        assert len(moves) > 1, level
+
+
+@pytest.mark.parametrize("game_id", game_ids())
+def test_a_sampled_state_gives_its_seat_back_the_view_it_came_from(game_id: str) -> None:
+    """The sampler keeps to the view: every hidden card redealt, everything shown kept (Money!'s
+    round log words the cards a swap took, which its view keeps only as text: left out)."""
+    import dataclasses
+
+    from engine.core.descriptor import _load
+
+    game = get_game(game_id)
+    sample = _load(f"engine.bots.samplers.{game_id}:sample")
+    checked = 0
+    for n in (game.min_players, game.max_players):
+        for i, state in enumerate(states_on_the_way(game, n, f"sample{n}".encode(), every=3, limit=400)):
+            for seat in range(n):
+                view = game.view(state, seat)
+                again = game.view(sample(game, view, Stream(f"s{i}".encode())), seat)
+                if game_id == "money":
+                    view, again = (dataclasses.replace(v, history=()) for v in (view, again))
+                assert again == view, (n, i, seat)
+                checked += 1
+    assert checked > 10

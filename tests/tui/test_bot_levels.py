@@ -1,0 +1,67 @@
+"""Bot levels at a local table and on the command line: one per bot seat, a time budget for
+hard bots, and a one-line error for a level that does not exist."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.core import GameError
+from tui.cli import main
+from tui.cli_args import CliError, parse_bot_time, parse_bots
+from tui.local_table import LocalTable, load_save
+
+
+def test_bots_take_one_level_each_in_seat_order_and_a_save_keeps_them():
+    table = LocalTable.new("money", 4, humans=1, seed=3, bot_kind="hard,normal,easy", bot_delay=0)
+    assert [table._bots[s].kind for s in (1, 2, 3)] == ["hard", "heuristic", "easy"]
+    table.flush_save()
+    again = load_save(table.save_path, bot_delay=0)
+    assert [again._bots[s].kind for s in (1, 2, 3)] == ["hard", "heuristic", "easy"]
+
+
+def test_a_hard_bot_at_a_table_stops_at_its_time_budget(monkeypatch):
+    """A fake monotonic clock, 0.05 s a reading: 0.2 s are over after four readings."""
+    from net import bot_time
+
+    now = [0.0]
+
+    def tick() -> float:
+        now[0] += 0.05
+        return now[0]
+
+    monkeypatch.setattr(bot_time.time, "monotonic", tick)
+    table = LocalTable.new("seven_wonders", 3, humans=0, seed=5, bot_kind="hard", bot_delay=0,
+                           save=False, bot_time=0.2)
+    bot = table._bots[0]
+    bot.rollouts = 100_000  # only the clock stops it
+    rollouts = []
+    sampler = bot.sampler
+    bot.sampler = lambda *args: rollouts.append(1) or sampler(*args)
+    table._bot_choice(0)
+    # two rollouts always, then one per reading until the deadline (never the node budget)
+    assert 2 <= len(rollouts) <= 2 + 4
+
+
+def test_an_unknown_level_or_a_wrong_count_is_a_clear_error():
+    with pytest.raises(GameError, match="no 'expert' bot for money"):
+        LocalTable.new("money", 3, humans=1, seed=1, bot_kind="expert", save=False)
+    with pytest.raises(GameError, match="3 bot levels"):
+        LocalTable.new("money", 3, humans=1, seed=1, bot_kind="hard,easy,normal", save=False)
+
+
+def test_the_bots_argument_reads_a_count_a_level_or_one_level_per_seat():
+    assert parse_bots(None, 4) == (3, "best")
+    assert parse_bots("2", 4) == (2, "best")
+    assert parse_bots("hard", 4) == (3, "hard")
+    assert parse_bots("hard, normal", 4) == (2, "hard,normal")
+    with pytest.raises(CliError):
+        parse_bots("hard,,easy", 4)
+    assert parse_bot_time(None) == 1.0
+    with pytest.raises(CliError, match="--bot-time"):
+        parse_bot_time(-1)
+
+
+def test_play_with_an_unknown_level_says_so_in_one_line(capsys):
+    assert main(["play", "money", "--players", "3", "--bots", "hard,wizard"]) == 2
+    err = capsys.readouterr().err
+    assert err.strip().count("\n") == 0 and "no 'wizard' bot for money" in err and "Traceback" not in err
