@@ -13,7 +13,7 @@ from collections import Counter
 
 from ...core import HIDDEN, Game, Stream
 from ...seven_wonders.cards import CARD_RANK, GUILDS, age_cards, guild_count
-from ...seven_wonders.rules import _free_build_ready
+from ...seven_wonders.position import free_build_ready
 from ...seven_wonders.state import BABYLON, HALIKARNASSOS, BabylonTurn, Move, State, View
 from . import fresh_rng
 
@@ -54,7 +54,7 @@ def sample(game: Game, view: View, rng: Stream) -> State:
     moves = tuple(Move(m.seat, m.kind, deal(1)[0], m.pay_left, m.pay_right) if m.card == HIDDEN else m
                   for m in view.moves)
     free_used = tuple(s == me and not view.free_build
-                      and _free_build_ready(view.wonders[s], view.sides[s], view.stages[s], False)
+                      and free_build_ready(view.wonders[s], view.sides[s], view.stages[s], False)
                       for s in range(n))
     return State(
         n_players=n, wonders=view.wonders, sides=view.sides, age=view.age, turn=view.turn,
