@@ -23,10 +23,15 @@ from .errors import WireError
 from .identity import peer_id
 from .lockstep import Keep, Lockstep, Note, Output, Publish, Secret
 from .store import GameStore
-from .topics import Topics
+from .topics import ASK_BYTES, Topics
 from .transport import Transport, Will
 
 log = logging.getLogger("gamenight.net")
+
+PRESENCE_EVERY = 10.0  # seconds between two "still here" presences (retained ones are per node on a cluster)
+PRESENCE_MISSED = 3  # a seat not heard for this many periods counts offline (a lost will, a dead node)
+ANSWER_EVERY = 1.0  # at most one answer to "who hosts this table?" a second, however many ask
+ANSWER_LATER = 0.5  # a peer that is not the host answers only if nobody did within this
 
 EventListener = Callable[[Note], None]
 
@@ -105,6 +110,12 @@ class Peer:
             "chat": (self.topics.chat, 0), "lobby": (self.topics.lobby, 1),
         }
         self.stall_after = stall_after
+        self.presence_every = PRESENCE_EVERY  # 0: no periodic presence and no timeout (tests)
+        self._status = "online"  # what our periodic presence says (set_away changes it)
+        self._presence_task: asyncio.Task[None] | None = None
+        self._answer_due = False  # an answer to a question is scheduled
+        self._last_answer = float("-inf")
+        self._announce_seen = float("-inf")  # when an announcement of our table last came by
         self._reannounce_due = False  # a put-back of our overwritten announcement is scheduled
         self._last_reannounce = float("-inf")
         self.metrics = StepTimes()
@@ -135,6 +146,7 @@ class Peer:
         self._proxy_turns()  # and a seat handed to us, after a resume
         if self.stall_after:
             self._watch_task = asyncio.create_task(self._watchdog())
+        self._presence_task = asyncio.create_task(self._presence_loop())
 
     def restore(self, raws: list[bytes]) -> None:
         """Replay our disk log through the Lockstep (checking it all), publishing nothing."""
@@ -167,7 +179,7 @@ class Peer:
             else:
                 self._publish_presence("offline")
             await self.flush()
-        for task in (self._sender, self._bot_task, self._watch_task):
+        for task in (self._sender, self._bot_task, self._watch_task, self._presence_task):
             if task is not None:
                 task.cancel()
         self.transport.unsubscribe_handler(self._on_message)
@@ -219,7 +231,24 @@ class Peer:
                 self._bot_if_my_turn()
                 since, wait = now, min(wait * 2, 30.0)
 
+    async def _presence_loop(self) -> None:
+        """Say we are here every `presence_every` seconds, and count a seat not heard for
+        PRESENCE_MISSED periods offline: where retained presence and wills do not reach every
+        peer (a cluster keeps them per node; a node that dies takes its clients' wills along),
+        live presence still tells the table who is there."""
+        loop = asyncio.get_running_loop()
+        last = loop.time()
+        while True:
+            await asyncio.sleep(min(0.5, (self.presence_every or 1.0) / 2))
+            if not self.presence_every:
+                continue
+            if loop.time() - last >= self.presence_every and self.transport.connected.is_set():
+                last = loop.time()
+                self._publish_presence(self._status)
+            self._run(self.lockstep.social.expire(self.presence_every * PRESENCE_MISSED))
+
     def _publish_presence(self, status: str) -> None:
+        self._status = status
         payload = self.lockstep.presence(status)
         if payload is not None:
             self.outbox.put_nowait(Publish("presence", payload, retain=True))
@@ -258,7 +287,11 @@ class Peer:
 
     # ---- inbound -----------------------------------------------------------------------
     def _on_message(self, topic: str, payload: bytes, retained: bool) -> None:
+        if topic == self.topics.ask:
+            self._on_question(payload)
+            return
         if topic == self.topics.lobby:
+            self._announce_seen = asyncio.get_running_loop().time()
             self._guard_announcement(payload)
         if not payload:
             if topic == self.topics.lobby and self.lockstep.phase == "lobby":
@@ -292,6 +325,33 @@ class Peer:
         ls = self.lockstep
         if ls.phase != "over" and ls.lobby.announce_raw is not None and not self._stopped:
             self.outbox.put_nowait(Publish("lobby", ls.lobby.announce_raw, retain=True))
+
+    def _on_question(self, payload: bytes) -> None:
+        """"Who hosts this table?": answer with the announcement we hold, live (not retained).
+
+        Bounded work whoever asks: the question's content is never read beyond its length, and
+        one answer a second at most goes out, however many questions come. The host answers
+        first; another peer (a player, a relay's archive) only if no announcement came by
+        within ANSWER_LATER, so a table whose host is gone is still found.
+        """
+        ls = self.lockstep
+        if len(payload) > ASK_BYTES or ls.lobby.announce_raw is None or ls.phase == "over" or self._answer_due:
+            return
+        loop = asyncio.get_running_loop()
+        asked = loop.time()
+        wait = 0.0 if ls.is_host else ANSWER_LATER
+        self._answer_due = True
+        loop.call_later(max(wait, self._last_answer + ANSWER_EVERY - asked), self._answer, asked)
+
+    def _answer(self, asked: float) -> None:
+        self._answer_due = False
+        ls = self.lockstep
+        if self._stopped or ls.phase == "over" or ls.lobby.announce_raw is None:
+            return
+        if not ls.is_host and self._announce_seen >= asked:
+            return  # somebody answered already
+        self._last_answer = asyncio.get_running_loop().time()
+        self.outbox.put_nowait(Publish("lobby", ls.lobby.announce_raw, retain=False))
 
     # ---- acting ------------------------------------------------------------------------
     def decide(self, action: Any) -> None:
