@@ -28,10 +28,13 @@ from .transport import Transport, Will
 
 log = logging.getLogger("gamenight.net")
 
-PRESENCE_EVERY = 10.0  # seconds between two "still here" presences (retained ones are per node on a cluster)
-PRESENCE_MISSED = 3  # a seat not heard for this many periods counts offline (a lost will, a dead node)
+# Seconds between two "still here" presences, where retained presence does not reach every
+# peer (a cluster keeps it per node): 0 = none (the default for now, so a table on one broker
+# sends what it always sent; a relay's lending test stalled now and then with 10 s, not yet
+# understood, see docs/protocol.md). A seat not heard for PRESENCE_MISSED periods counts offline.
+PRESENCE_EVERY = 0.0
+PRESENCE_MISSED = 3
 ANSWER_EVERY = 1.0  # at most one answer to "who hosts this table?" a second, however many ask
-ANSWER_LATER = 0.5  # a peer that is not the host answers only if nobody did within this
 
 EventListener = Callable[[Note], None]
 
@@ -110,12 +113,11 @@ class Peer:
             "chat": (self.topics.chat, 0), "lobby": (self.topics.lobby, 1),
         }
         self.stall_after = stall_after
-        self.presence_every = PRESENCE_EVERY  # 0: no periodic presence and no timeout (tests)
+        self.presence_every = PRESENCE_EVERY  # 0: no periodic presence and no timeout
         self._status = "online"  # what our periodic presence says (set_away changes it)
         self._presence_task: asyncio.Task[None] | None = None
         self._answer_due = False  # an answer to a question is scheduled
         self._last_answer = float("-inf")
-        self._announce_seen = float("-inf")  # when an announcement of our table last came by
         self._reannounce_due = False  # a put-back of our overwritten announcement is scheduled
         self._last_reannounce = float("-inf")
         self.metrics = StepTimes()
@@ -291,7 +293,6 @@ class Peer:
             self._on_question(payload)
             return
         if topic == self.topics.lobby:
-            self._announce_seen = asyncio.get_running_loop().time()
             self._guard_announcement(payload)
         if not payload:
             if topic == self.topics.lobby and self.lockstep.phase == "lobby":
@@ -327,29 +328,26 @@ class Peer:
             self.outbox.put_nowait(Publish("lobby", ls.lobby.announce_raw, retain=True))
 
     def _on_question(self, payload: bytes) -> None:
-        """"Who hosts this table?": answer with the announcement we hold, live (not retained).
+        """"Who hosts this table?": the host answers with its announcement, live (not retained).
 
         Bounded work whoever asks: the question's content is never read beyond its length, and
-        one answer a second at most goes out, however many questions come. The host answers
-        first; another peer (a player, a relay's archive) only if no announcement came by
-        within ANSWER_LATER, so a table whose host is gone is still found.
+        one answer a second at most goes out, however many questions come. Only the host
+        answers: another peer's copy may be older than the host's, and an old announcement
+        going round again (one saying the table is open) misleads a relay that lends bots.
         """
         ls = self.lockstep
-        if len(payload) > ASK_BYTES or ls.lobby.announce_raw is None or ls.phase == "over" or self._answer_due:
+        if (len(payload) > ASK_BYTES or not ls.is_host or ls.lobby.announce_raw is None or ls.phase == "over"
+                or self._answer_due):
             return
         loop = asyncio.get_running_loop()
-        asked = loop.time()
-        wait = 0.0 if ls.is_host else ANSWER_LATER
         self._answer_due = True
-        loop.call_later(max(wait, self._last_answer + ANSWER_EVERY - asked), self._answer, asked)
+        loop.call_later(max(0.0, self._last_answer + ANSWER_EVERY - loop.time()), self._answer)
 
-    def _answer(self, asked: float) -> None:
+    def _answer(self) -> None:
         self._answer_due = False
         ls = self.lockstep
         if self._stopped or ls.phase == "over" or ls.lobby.announce_raw is None:
             return
-        if not ls.is_host and self._announce_seen >= asked:
-            return  # somebody answered already
         self._last_answer = asyncio.get_running_loop().time()
         self.outbox.put_nowait(Publish("lobby", ls.lobby.announce_raw, retain=False))
 

@@ -86,17 +86,19 @@ class Social:
         return self._mark(seat, offline)
 
     def expire(self, after: float) -> list[Output]:
-        """Count offline every other seat not heard for `after` seconds since the start (or
-        since we first looked): its will may never reach us (kept by a node that died)."""
+        """Count offline a seat the table waits on that we have not heard for `after` seconds
+        since the start (or since we first looked): its will may never reach us (kept by a
+        node that died). Only an awaited seat: a relay's parked bot is silent, not gone."""
         ctx = self.ctx
-        if not ctx.keys or ctx.phase in ("over", "frozen"):
-            return []
+        if ctx.me is None or not ctx.keys or ctx.phase in ("over", "frozen"):
+            return []  # a watcher (a relay's archive) goes by the table's own word only
         now = ctx.clock()
+        awaited = ctx.awaited()
         out: list[Output] = []
         for seat, key in enumerate(ctx.keys):
-            if key is None or (ctx.me is not None and key == ctx.me.public) or seat in self.offline:
+            if key is None or key == ctx.me.public or seat in self.offline:
                 continue
-            if now - self.heard.setdefault(seat, now) >= after:
+            if now - self.heard.setdefault(seat, now) >= after and seat in awaited:
                 out += self._mark(seat, True)
         return out
 

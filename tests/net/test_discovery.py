@@ -68,18 +68,21 @@ async def test_a_joiner_finds_a_table_no_broker_kept_by_asking_and_plays_it():
             await _stop(peers, transports)
 
 
-async def test_without_a_host_another_peer_answers_and_nobody_answers_for_a_wrong_table():
+async def test_only_the_host_answers_and_nobody_answers_for_a_wrong_table():
     async with running_broker(BROKER) as url:
         transports = await _clients(url, 3)
         ids = [Identity.generate() for _ in range(2)]
         host = await host_game(GAME, transports[0], ids[0], players=2, persist=False)
         joiner = await join_game(transports[1], ids[1], host.lockstep.gid, persist=False, game=GAME)
         try:
-            await host.stop(clean=False)  # the host's terminal is gone; the seated joiner holds the announcement
             found = await fetch_announce(transports[2], host.lockstep.gid, timeout=4)
             assert found.sender == ids[0].public and found.kind == "announce"
             with pytest.raises(Exception, match="no open game"):
                 await fetch_announce(transports[2], new_gid("fake"), timeout=1.5)
+            # without its host a table is not announced by anyone else (a seated joiner holds a copy)
+            await host.stop(clean=False)
+            with pytest.raises(Exception, match="no open game"):
+                await fetch_announce(transports[2], host.lockstep.gid, timeout=2)
         finally:
             await _stop([joiner], transports)
 
