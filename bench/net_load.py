@@ -8,6 +8,13 @@ messages/s (published and delivered), desyncs (must be 0), deals verified by the
 largest N whose games all finish within the time limit is reported. Target: 500 concurrent games on a 2-core machine.
 
     .venv/bin/python bench/net_load.py [--games 50,100,200,500] [--procs 2] [--connections 16] [--limit 300]
+                                       [--across bridge,cluster]
+
+With --across, each size is played on one mosquitto first (the baseline), then on each fabric
+named: `bridge` (two mosquittos bridged by configs/mosquitto-bridge.conf) and `cluster` (a
+two-node RabbitMQ cluster, configs/rabbitmq/); every game's seats alternate between the two
+brokers, so its messages cross the bridge or the cluster. Per-game cost (wall ms per game and
+messages delivered per game) is printed next to the one broker's of the same run.
 
 With --procs P the games of a round are split over P worker processes (each with its own
 connections), so both cores work; the figures are the sums.
@@ -17,12 +24,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import gc
 import json
 import logging
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -31,7 +40,8 @@ from engine.registry import get_game  # noqa: E402
 from net.identity import Identity  # noqa: E402
 from net.mqtt import MqttTransport  # noqa: E402
 from net.session import host_game, join_game, new_gid  # noqa: E402
-from tests.net.brokers import HAVE_MOSQUITTO, running_broker  # noqa: E402
+from tests.net.brokers import HAVE_MOSQUITTO, bridged_pair, running_broker  # noqa: E402
+from tests.net.rabbit import HAVE_RABBITMQ, RabbitCluster  # noqa: E402
 
 PLAYERS = 4
 GAME = get_game("money")
@@ -82,7 +92,10 @@ def unverified_reasons(outcomes: list[tuple[str, list]]) -> list[str]:
 
 
 async def run(url: str, n: int, connections: int, limit: float) -> dict:
-    transports = [MqttTransport(url, keepalive=60) for _ in range(connections)]
+    """`url` may name several brokers (comma-separated): connection c goes to the c-th mod
+    their number, so with an even number of connections a game's seats alternate brokers."""
+    urls = url.split(",")
+    transports = [MqttTransport(urls[c % len(urls)], keepalive=60) for c in range(connections)]
     for t in transports:
         await t.start(timeout=10)
     started = time.perf_counter()
@@ -128,28 +141,65 @@ def in_processes(url: str, n: int, procs: int, connections: int, limit: float) -
             "delivered_per_s": delivered / seconds, **total}
 
 
-async def main(sizes: list[int], procs: int, connections: int, limit: float) -> None:
+async def one_round(url: str, n: int, procs: int, connections: int, limit: float) -> dict:
+    if procs > 1:
+        r = await asyncio.to_thread(in_processes, url, n, procs, connections, limit)
+    else:
+        r = await run(url, n, connections, limit)
+    print(f"{n:>5} concurrent games: {r['seconds']:7.1f} s, {r['games_per_s']:6.2f} games/s, "
+          f"{r['published_per_s']:8.0f} msg/s published, {r['delivered_per_s']:8.0f} msg/s delivered, "
+          f"desyncs {r['desync']}, unfinished {r['timeout']}, deals verified {r['verified']}/{n}"
+          f"{', not verified ' + str(r['unverified']) if r['unverified'] else ''}", flush=True)
+    for why in r["reasons"]:
+        print(f"      a deal not verified: {why}", flush=True)
+    return r
+
+
+@contextlib.asynccontextmanager
+async def fabric(kind: str) -> AsyncIterator[str]:
+    """The broker URL(s), comma-separated, of "one" broker, the "bridge" pair or the "cluster"."""
+    if kind == "one":
+        async with running_broker("mosquitto" if HAVE_MOSQUITTO else "amqtt") as url:
+            yield url
+    elif kind == "bridge":
+        async with bridged_pair() as (a, b):
+            yield f"{a.url},{b.url}"
+    else:
+        nodes = RabbitCluster()
+        try:
+            await nodes.start()
+            yield ",".join(nodes.urls)
+        finally:
+            await nodes.stop()
+
+
+def per_game(r: dict) -> tuple[float, float]:
+    """(wall ms, messages delivered) per game of a round."""
+    return 1000 * r["seconds"] / r["games"], r["delivered_per_s"] * r["seconds"] / r["games"]
+
+
+async def main(sizes: list[int], procs: int, connections: int, limit: float, across: list[str]) -> None:
     logging.getLogger("gamenight.net").setLevel(logging.ERROR)
-    kind = "mosquitto" if HAVE_MOSQUITTO else "amqtt"
-    best = 0
-    async with running_broker(kind) as url:
-        print(f"broker: {kind} on {url}; {procs} process(es), {connections} client connections; "
-              f"4 peers per game, each its own key", flush=True)
-        for n in sizes:
-            if procs > 1:
-                r = await asyncio.to_thread(in_processes, url, n, procs, connections, limit)
-            else:
-                r = await run(url, n, connections, limit)
-            print(f"{n:>5} concurrent games: {r['seconds']:7.1f} s, {r['games_per_s']:6.2f} games/s, "
-                  f"{r['published_per_s']:8.0f} msg/s published, {r['delivered_per_s']:8.0f} msg/s delivered, "
-                  f"desyncs {r['desync']}, unfinished {r['timeout']}, deals verified {r['verified']}/{n}"
-                  f"{', not verified ' + str(r['unverified']) if r['unverified'] else ''}", flush=True)
-            for why in r["reasons"]:
-                print(f"      a deal not verified: {why}", flush=True)
-            if r["ok"] != n:
-                break
-            best = n
-    print(f"largest N reached (all finished, 0 desyncs, every deal verified): {best}")
+    kinds = ["one", *across]
+    best = dict.fromkeys(kinds, 0)
+    baseline: dict[int, dict] = {}
+    for kind in kinds:
+        async with fabric(kind) as url:
+            print(f"{kind}: {url}; {procs} process(es), {connections} client connections; "
+                  f"4 peers per game, each its own key", flush=True)
+            for n in sizes:
+                r = await one_round(url, n, procs, connections, limit)
+                if kind == "one":
+                    baseline[n] = r
+                elif n in baseline:
+                    (ms, msgs), (ms1, msgs1) = per_game(r), per_game(baseline[n])
+                    print(f"      per game: {ms:.0f} ms wall, {msgs:.0f} messages delivered "
+                          f"(one broker, same run: {ms1:.0f} ms, {msgs1:.0f} messages)", flush=True)
+                if r["ok"] != n:
+                    break
+                best[kind] = n
+    for kind in kinds:
+        print(f"{kind}: largest N reached (all finished, 0 desyncs, every deal verified): {best[kind]}")
 
 
 if __name__ == "__main__":
@@ -158,9 +208,20 @@ if __name__ == "__main__":
     parser.add_argument("--procs", type=int, default=2)
     parser.add_argument("--connections", type=int, default=16)
     parser.add_argument("--limit", type=float, default=600.0, help="seconds a round may take")
+    parser.add_argument("--across", default="", help="also play on: bridge, cluster (comma-separated)")
     parser.add_argument("--worker", metavar="URL", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    across = [k for k in args.across.split(",") if k]
+    unknown = [k for k in across if k not in ("bridge", "cluster")]
+    if unknown:
+        parser.error(f"--across: unknown {', '.join(unknown)} (choose bridge, cluster)")
+    if "bridge" in across and not HAVE_MOSQUITTO:
+        parser.error("--across bridge needs mosquitto")
+    if "cluster" in across and not HAVE_RABBITMQ:
+        parser.error("--across cluster needs rabbitmq-server")
+    if across and args.connections % 2:
+        parser.error("--connections must be even (a game's seats alternate between two brokers)")
     if args.worker:
         asyncio.run(worker(args.worker, int(args.games), args.connections, args.limit))
     else:
-        asyncio.run(main([int(x) for x in args.games.split(",")], args.procs, args.connections, args.limit))
+        asyncio.run(main([int(x) for x in args.games.split(",")], args.procs, args.connections, args.limit, across))

@@ -24,10 +24,18 @@ from .errors import WireError
 from .identity import peer_id
 from .lockstep import Keep, Lockstep, Note, Output, Publish, Secret
 from .store import GameStore
-from .topics import Topics
+from .topics import ASK_BYTES, Topics
 from .transport import Transport, Will
 
 log = logging.getLogger("gamenight.net")
+
+# Seconds between two "still here" presences, where retained presence does not reach every
+# peer (a cluster keeps it per node): 0 = none (the default for now, so a table on one broker
+# sends what it always sent; a relay's lending test stalled now and then with 10 s, not yet
+# understood, see docs/protocol.md). A seat not heard for PRESENCE_MISSED periods counts offline.
+PRESENCE_EVERY = 0.0
+PRESENCE_MISSED = 3
+ANSWER_EVERY = 1.0  # at most one answer to "who hosts this table?" a second, however many ask
 
 EventListener = Callable[[Note], None]
 
@@ -108,6 +116,11 @@ class Peer:
             "chat": (self.topics.chat, 0), "lobby": (self.topics.lobby, 1),
         }
         self.stall_after = stall_after
+        self.presence_every = PRESENCE_EVERY  # 0: no periodic presence and no timeout
+        self._status = "online"  # what our periodic presence says (set_away changes it)
+        self._presence_task: asyncio.Task[None] | None = None
+        self._answer_due = False  # an answer to a question is scheduled
+        self._last_answer = float("-inf")
         self._reannounce_due = False  # a put-back of our overwritten announcement is scheduled
         self._last_reannounce = float("-inf")
         self.metrics = StepTimes()
@@ -138,6 +151,7 @@ class Peer:
         self._proxy_turns()  # and a seat handed to us, after a resume
         if self.stall_after:
             self._watch_task = asyncio.create_task(self._watchdog())
+        self._presence_task = asyncio.create_task(self._presence_loop())
 
     def restore(self, raws: list[bytes]) -> None:
         """Replay our disk log through the Lockstep (checking it all), publishing nothing."""
@@ -170,7 +184,7 @@ class Peer:
             else:
                 self._publish_presence("offline")
             await self.flush()
-        for task in (self._sender, self._bot_task, self._watch_task):
+        for task in (self._sender, self._bot_task, self._watch_task, self._presence_task):
             if task is not None:
                 task.cancel()
         self.transport.unsubscribe_handler(self._on_message)
@@ -222,7 +236,24 @@ class Peer:
                 self._bot_if_my_turn()
                 since, wait = now, min(wait * 2, 30.0)
 
+    async def _presence_loop(self) -> None:
+        """Say we are here every `presence_every` seconds, and count a seat not heard for
+        PRESENCE_MISSED periods offline: where retained presence and wills do not reach every
+        peer (a cluster keeps them per node; a node that dies takes its clients' wills along),
+        live presence still tells the table who is there."""
+        loop = asyncio.get_running_loop()
+        last = loop.time()
+        while True:
+            await asyncio.sleep(min(0.5, (self.presence_every or 1.0) / 2))
+            if not self.presence_every:
+                continue
+            if loop.time() - last >= self.presence_every and self.transport.connected.is_set():
+                last = loop.time()
+                self._publish_presence(self._status)
+            self._run(self.lockstep.social.expire(self.presence_every * PRESENCE_MISSED))
+
     def _publish_presence(self, status: str) -> None:
+        self._status = status
         payload = self.lockstep.presence(status)
         if payload is not None:
             self.outbox.put_nowait(Publish("presence", payload, retain=True))
@@ -261,6 +292,9 @@ class Peer:
 
     # ---- inbound -----------------------------------------------------------------------
     def _on_message(self, topic: str, payload: bytes, retained: bool) -> None:
+        if topic == self.topics.ask:
+            self._on_question(payload)
+            return
         if topic == self.topics.lobby:
             self._guard_announcement(payload)
         if not payload:
@@ -295,6 +329,30 @@ class Peer:
         ls = self.lockstep
         if ls.phase != "over" and ls.lobby.announce_raw is not None and not self._stopped:
             self.outbox.put_nowait(Publish("lobby", ls.lobby.announce_raw, retain=True))
+
+    def _on_question(self, payload: bytes) -> None:
+        """"Who hosts this table?": the host answers with its announcement, live (not retained).
+
+        Bounded work whoever asks: the question's content is never read beyond its length, and
+        one answer a second at most goes out, however many questions come. Only the host
+        answers: another peer's copy may be older than the host's, and an old announcement
+        going round again (one saying the table is open) misleads a relay that lends bots.
+        """
+        ls = self.lockstep
+        if (len(payload) > ASK_BYTES or not ls.is_host or ls.lobby.announce_raw is None or ls.phase == "over"
+                or self._answer_due):
+            return
+        loop = asyncio.get_running_loop()
+        self._answer_due = True
+        loop.call_later(max(0.0, self._last_answer + ANSWER_EVERY - loop.time()), self._answer)
+
+    def _answer(self) -> None:
+        self._answer_due = False
+        ls = self.lockstep
+        if self._stopped or ls.phase == "over" or ls.lobby.announce_raw is None:
+            return
+        self._last_answer = asyncio.get_running_loop().time()
+        self.outbox.put_nowait(Publish("lobby", ls.lobby.announce_raw, retain=False))
 
     # ---- acting ------------------------------------------------------------------------
     def decide(self, action: Any) -> None:

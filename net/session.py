@@ -7,6 +7,7 @@ engine registry by the id in the host's announcement, so nothing here knows any 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets as pysecrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,8 +25,10 @@ from .lockstep.admission import TablePin
 from .lockstep.deadlines import table_settings
 from .peer import Peer
 from .store import GameStore
-from .topics import DEFAULT_PREFIX, Topics, lobby_filter
+from .topics import ASK_BYTES, DEFAULT_PREFIX, Topics, lobby_filter
 from .transport import Transport
+
+log = logging.getLogger("gamenight.net")
 
 
 def new_gid(game_id: str) -> str:
@@ -100,13 +103,36 @@ async def fetch_announce(transport: Transport, gid: str, prefix: str = DEFAULT_P
         if env is not None and (pin is None or pin.trusts(env.sender)):
             got.set_result(env)
 
-    await transport.subscribe(Topics(gid, prefix).lobby, on_lobby)
+    topics = Topics(gid, prefix)
+    await transport.subscribe(topics.lobby, on_lobby)
+    asking = asyncio.create_task(_ask_until(transport, topics, got))
     try:
         return await asyncio.wait_for(got, timeout)
     except TimeoutError:
         raise Refused(f"no open game {gid} on this broker (is the invite code right, and the host still there?)") from None
     finally:
+        asking.cancel()
         transport.unsubscribe_handler(on_lobby)
+
+
+ASK_EVERY = 1.0  # seconds between two questions of one joiner (the answerers allow one a second)
+
+
+async def _ask_until(transport: Transport, topics: Topics, got: asyncio.Future[Envelope]) -> None:
+    """Ask "who hosts this table?" until an announcement arrives.
+
+    A broker that keeps retained messages per node (a RabbitMQ cluster) or only for exact
+    subscriptions gives a joiner on another node no retained announcement: the host (or a peer
+    or relay that holds the announcement) answers the question live. The question is the gid
+    only; nobody trusts or uses its content, and the answer is the signed announcement itself.
+    """
+    await asyncio.sleep(0.3)  # a broker that keeps the announcement delivers it first: no question
+    while not got.done():
+        try:
+            await transport.publish(topics.ask, topics.gid.encode()[:ASK_BYTES], qos=0)
+        except Exception as exc:  # not connected now: the next round asks again
+            log.info("asking for %s failed: %s", topics.gid, exc)
+        await asyncio.sleep(ASK_EVERY)
 
 
 def _announcement(payload: bytes, gid: str) -> Envelope | None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from aiomqtt import Topic  # a value type only; net/mqtt.py alone uses aiomqtt's client
 
 DEFAULT_PREFIX = "gamenight/v1"
+ASK_BYTES = 64  # a question on `ask` names a gid (at most this long); a longer one is not one
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,11 @@ class Topics:
     @property
     def sync(self) -> str:
         return f"{self.prefix}/game/{self.gid}/sync"
+
+    @property
+    def ask(self) -> str:
+        """Where a joiner asks "who hosts this table?": the answer is the announcement, live."""
+        return f"{self.prefix}/game/{self.gid}/ask"
 
     @property
     def chat(self) -> str:

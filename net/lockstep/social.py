@@ -21,6 +21,8 @@ class Social:
         self.ctx = ctx
         self.chat_seen: OrderedDict[bytes, None] = OrderedDict()  # the last CHAT_MEMORY lines
         self.offline: set[int] = set()
+        self.heard: dict[int, float] = {}  # seat -> when (our clock) its latest presence came
+        self.stamps: dict[int, int] = {}  # seat -> the newest stamp ("q") of its "online" presences
 
     def chat(self, text: str) -> list[Output]:
         ctx = self.ctx
@@ -73,6 +75,35 @@ class Social:
             return []
         seat = keys.index(env.sender)
         offline = env.body["status"] == "offline"
+        if not offline:
+            # only a newer "online" says the seat is here (the stamp is the sender's own count,
+            # compared only with its own): a replayed old one keeps nobody online. An "offline"
+            # counts whatever its stamp, since the will was signed when its connection began.
+            if env.nonce <= self.stamps.get(seat, -1):
+                return []
+            self.stamps[seat] = env.nonce
+        self.heard[seat] = ctx.clock()
+        return self._mark(seat, offline)
+
+    def expire(self, after: float) -> list[Output]:
+        """Count offline a seat the table waits on that we have not heard for `after` seconds
+        since the start (or since we first looked): its will may never reach us (kept by a
+        node that died). Only an awaited seat: a relay's parked bot is silent, not gone."""
+        ctx = self.ctx
+        if ctx.me is None or not ctx.keys or ctx.phase in ("over", "frozen"):
+            return []  # a watcher (a relay's archive) goes by the table's own word only
+        now = ctx.clock()
+        awaited = ctx.awaited()
+        out: list[Output] = []
+        for seat, key in enumerate(ctx.keys):
+            if key is None or key == ctx.me.public or seat in self.offline:
+                continue
+            if now - self.heard.setdefault(seat, now) >= after and seat in awaited:
+                out += self._mark(seat, True)
+        return out
+
+    def _mark(self, seat: int, offline: bool) -> list[Output]:
+        ctx = self.ctx
         if offline == (seat in self.offline):
             return []
         (self.offline.add if offline else self.offline.discard)(seat)

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import datetime
 import ipaddress
+import re
 import shutil
 import subprocess
 import tempfile
@@ -79,8 +80,9 @@ class Mosquitto:
     """
 
     def __init__(self, port: int | None = None, tls: bool = False,
-                 certificate: tuple[Path, Path] | None = None) -> None:
+                 certificate: tuple[Path, Path] | None = None, extra: str = "") -> None:
         self.port = port or free_port()
+        self.extra = extra  # more configuration lines (a bridge)
         self.dir = Path(tempfile.mkdtemp(prefix="gn-mosq-"))
         self.proc: subprocess.Popen | None = None
         self.tls = make_test_ca(self.dir) if tls else None
@@ -106,7 +108,7 @@ class Mosquitto:
             "set_tcp_nodelay true\n"
             "persistence false\n"
             "log_dest none\n"
-            "max_queued_messages 100000\n"
+            "max_queued_messages 100000\n" + self.extra
         )
         self.proc = subprocess.Popen(
             [MOSQUITTO, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
@@ -128,6 +130,54 @@ class Mosquitto:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
             self.proc = None
+
+
+BRIDGE_CONF = Path(__file__).resolve().parents[2] / "configs" / "mosquitto-bridge.conf"
+
+
+def bridge_to(port: int) -> str:
+    """The bridge section of configs/mosquitto-bridge.conf, pointing at 127.0.0.1:`port`
+    (the extra configuration of a Mosquitto that bridges to the one on `port`)."""
+    text = BRIDGE_CONF.read_text()
+    section = text[text.index("connection gamenight-a"):]
+    return re.sub(r"(?m)^address .*$", f"address 127.0.0.1:{port}", section)
+
+
+async def wait_bridged(a: Mosquitto, b: Mosquitto, timeout: float = 20) -> None:
+    """Until a message published on `b` reaches a client of `a` (the bridge is up)."""
+    from net.mqtt import MqttTransport
+
+    got: list[bytes] = []
+    here, there = MqttTransport(a.url), MqttTransport(b.url)
+    await here.start(timeout=5)
+    await there.start(timeout=5)
+    try:
+        await here.subscribe("gamenight/v1/probe", lambda t, payload, r: got.append(payload))
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while not got:
+            if loop.time() > end:
+                raise RuntimeError(f"the bridge from {b.url} to {a.url} did not come up")
+            there.publish_now("gamenight/v1/probe", b"up", 0)
+            await asyncio.sleep(0.1)
+    finally:
+        await here.stop()
+        await there.stop()
+
+
+@contextlib.asynccontextmanager
+async def bridged_pair() -> AsyncIterator[tuple[Mosquitto, Mosquitto]]:
+    """Two mosquittos, the second bridged to the first by configs/mosquitto-bridge.conf."""
+    a = Mosquitto()
+    b = Mosquitto(extra=bridge_to(a.port))
+    try:
+        await a.start()
+        await b.start()
+        await wait_bridged(a, b)
+        yield a, b
+    finally:
+        await b.stop()
+        await a.stop()
 
 
 @contextlib.asynccontextmanager
