@@ -15,7 +15,7 @@ from .helpers import screen_text, settle
 from .test_sheriff_screen import keys_for
 
 
-async def wait_until(pilot, condition, what: str, rounds: int = 200) -> None:
+async def wait_until(pilot, condition, what: str, rounds: int = 1000) -> None:
     for _ in range(rounds):
         if condition():
             return
@@ -29,7 +29,7 @@ def loads(table) -> list[Load]:
 
 async def test_the_bag_is_marked_during_the_others_market_and_confirmed(config):
     # Ann (seat 0) goes first at the market (the Sheriff is seat 3); the bots then take a while.
-    setup = GameSetup("sheriff", 4, 3, options={"first_sheriff": 3}, seed=4, names=["Ann"], bot_delay=0.5)
+    setup = GameSetup("sheriff", 4, 3, options={"first_sheriff": 3}, seed=4, names=["Ann"], bot_delay=0.3)
     app = GamenightApp(start=setup, config=config)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot)

@@ -205,25 +205,32 @@ class DetailPanel:
             parts.append(Text(f'"{offer.promise}"', style="italic"))
         return Text("; ").join(parts) if parts else Text("nothing", style="dim")
 
-    def _revealed_line(self, view: View, p: SeatView, round_: int | None = None) -> Text:
+    def _revealed_line(self, view: View, p: SeatView, round_: int | None = None) -> Forms:
+        """An opened bag, card by card as they are turned over, then the verdict; said shorter
+        ("Bot 3: …", the verdict without its word) where the panel is narrow."""
         key = (view.round if round_ is None else round_, p.seat)
         shown = self.turned.setdefault(key, 0) if round_ is None else len(p.revealed)
-        owner = "Your opened bag" if p.seat == view.seat else f"{self.player_name(p.seat)}'s bag"
-        line = Text(f"{owner}: ", style="bold")
         hidden = len(p.revealed) - shown
         # card by card while they are turned over; then by good, so the verdict fits 80 columns
         opened = [(card, 1) for card in p.revealed[:shown]] if hidden > 0 else by_kind(p.revealed)
+        cards = Text()
         for card, n in opened:
             ok = card == p.declared
-            line.append_text(good_text(card))
-            line.append(("✓" if ok else "✗") + (f"×{n} " if n > 1 else " "), style="green" if ok else "bold red")
+            cards.append_text(good_text(card))
+            cards.append(("✓" if ok else "✗") + (f"×{n} " if n > 1 else " "), style="green" if ok else "bold red")
         if hidden > 0:
-            line.append("▮ " * hidden, style="dim")
-        elif p.inspection is not None:
-            honest = p.inspection.honest
-            line.append(f"honest: paid {p.inspection.fine}" if honest else f"lie: fine {p.inspection.fine}",
-                        style="bold green" if honest else "bold red")
-        return line
+            cards.append("▮ " * hidden, style="dim")
+        verdicts = ("", "")
+        if hidden == 0 and p.inspection is not None:
+            fine = p.inspection.fine
+            verdicts = (f"honest: paid {fine}", f"paid {fine}") if p.inspection.honest else (f"lie: fine {fine}", f"fine {fine}")
+        style = "bold green" if p.inspection is not None and p.inspection.honest else "bold red"
+        mine = p.seat == view.seat
+        owners = ("Your opened bag: " if mine else f"{self.player_name(p.seat)}'s bag: ",
+                  "You: " if mine else f"{self.player_name(p.seat)}: ")
+        forms = [Text(owner, style="bold").append_text(cards).append(verdict, style=style)
+                 for owner, verdict in ((owners[0], verdicts[0]), (owners[1], verdicts[0]), (owners[1], verdicts[1]))]
+        return Forms(tuple(forms))
 
     def _turn_cards(self) -> None:
         """Timer: turn over one more card of every opened bag still face down, then redraw."""
