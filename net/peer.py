@@ -230,7 +230,7 @@ class Peer:
             if mark != last:
                 last, since, wait = mark, now, self.stall_after
             elif now - since >= wait:
-                if ls.awaited() - {ls.my_seat} or unseated or ls.proofs.awaits_confirmation():
+                if ls.awaited() - {ls.my_seat} or unseated or ls.awaits_confirmation():
                     log.info("no progress at step %s for %.1fs: asking for sync", ls.step, now - since)
                     self._run(self.resume_outputs())
                 self._bot_if_my_turn()
@@ -316,7 +316,7 @@ class Peer:
         """Anyone on the broker may overwrite (or clear) a retained lobby message: the host puts
         its own announcement back, at most once a second, so invited joiners still find it."""
         ls = self.lockstep
-        own = ls.lobby.announce_raw
+        own = ls.announce_raw
         if not ls.is_host or own is None or payload == own or ls.phase == "over" or self._reannounce_due:
             return
         loop = asyncio.get_running_loop()
@@ -327,8 +327,8 @@ class Peer:
         self._reannounce_due = False
         self._last_reannounce = asyncio.get_running_loop().time()
         ls = self.lockstep
-        if ls.phase != "over" and ls.lobby.announce_raw is not None and not self._stopped:
-            self.outbox.put_nowait(Publish("lobby", ls.lobby.announce_raw, retain=True))
+        if ls.phase != "over" and ls.announce_raw is not None and not self._stopped:
+            self.outbox.put_nowait(Publish("lobby", ls.announce_raw, retain=True))
 
     def _on_question(self, payload: bytes) -> None:
         """"Who hosts this table?": the host answers with its announcement, live (not retained).
@@ -339,7 +339,7 @@ class Peer:
         going round again (one saying the table is open) misleads a relay that lends bots.
         """
         ls = self.lockstep
-        if (len(payload) > ASK_BYTES or not ls.is_host or ls.lobby.announce_raw is None or ls.phase == "over"
+        if (len(payload) > ASK_BYTES or not ls.is_host or ls.announce_raw is None or ls.phase == "over"
                 or self._answer_due):
             return
         loop = asyncio.get_running_loop()
@@ -349,10 +349,10 @@ class Peer:
     def _answer(self) -> None:
         self._answer_due = False
         ls = self.lockstep
-        if self._stopped or ls.phase == "over" or ls.lobby.announce_raw is None:
+        if self._stopped or ls.phase == "over" or ls.announce_raw is None:
             return
         self._last_answer = asyncio.get_running_loop().time()
-        self.outbox.put_nowait(Publish("lobby", ls.lobby.announce_raw, retain=False))
+        self.outbox.put_nowait(Publish("lobby", ls.announce_raw, retain=False))
 
     # ---- acting ------------------------------------------------------------------------
     def decide(self, action: Any) -> None:
@@ -444,7 +444,7 @@ class Peer:
             if bot is None:  # randomness from this peer's own entropy: nobody else can predict it
                 kind = ls.votes.handed[seat][1]
                 bot = self._proxies[seat] = give_time(
-                    make_bot(ls.game, seat, kind, Stream(ls.ctx.entropy(32))), self.bot_time)
+                    make_bot(ls.game, seat, kind, Stream(ls.entropy(32))), self.bot_time)
             action = bot.choose(ls.view(seat), ls.legal_actions(seat))
             self._run(ls.play_for(seat, action))
 

@@ -275,7 +275,7 @@ class Relay:
                 if self.watchers.get(gid) is peer:
                     await self._release(gid, let_go=True)
             return
-        peer.lockstep.catchup.archive = True  # from now on the archive answers for the game
+        peer.lockstep.answers_as_archive = True  # from now on the archive answers for the game
         await asyncio.sleep(1.0)  # the last messages still reach slower peers through the bots
         async with self._lock:
             finished = peer.lockstep.phase == "over"
@@ -305,8 +305,8 @@ class Relay:
         retained (each new subscription to a lobby topic brings it back), is not watched again.
         """
         watcher = self.watchers.get(gid)
-        if let_go and watcher is not None and watcher.lockstep.lobby.announce_raw is not None:
-            self._let_go[gid] = sha256(watcher.lockstep.lobby.announce_raw).digest()
+        if let_go and watcher is not None and watcher.lockstep.announce_raw is not None:
+            self._let_go[gid] = sha256(watcher.lockstep.announce_raw).digest()
             while len(self._let_go) > self.limits.lobby_tables:
                 self._let_go.popitem(last=False)
         await self.lending.release(gid)
@@ -324,8 +324,7 @@ class Relay:
         A broker keeps a retained message until someone clears it, and a player's client may
         quit without clearing its own: the relay's broker would keep one per seat of every game
         it ever archived (and send them all to a new subscriber of a presence filter)."""
-        ctx = lockstep.ctx
-        keys = {*ctx.keys, *ctx.seat_keys.values(), self.identity.public}
+        keys = {*lockstep.keys, *lockstep.seat_keys.values(), self.identity.public}
         topics = Topics(gid, self.settings.prefix)
         for key in sorted(keys):
             self.publish(topics.presence(peer_id(key)), b"", retain=True)
@@ -390,7 +389,7 @@ class Relay:
             return None
         try:
             lockstep = Lockstep(get_game(meta["game"]), gid, self.identity, name="relay")
-            lockstep.catchup.archive = True  # no seat waits for its turn to answer: they all left
+            lockstep.answers_as_archive = True  # no seat waits for its turn to answer: they all left
             lockstep.replaying = True
             for raw in read_log(self.archive / gid / "log.bin"):
                 lockstep.receive(decode_envelope(raw))

@@ -304,7 +304,7 @@ class BotLending:
                               "prefix": relay.settings.prefix, "name": name, "pin": ""})
         peer = Peer(lockstep, relay.transport, prefix=relay.settings.prefix, store=store, bot="best")
         peer.listeners.append(lambda _: store_when_playing(peer, path))  # setting up, it never resumes
-        raws = [seen.lobby.announce_raw or b""] + [raw for _, raw in list(seen.accepted)]  # the host's rules first
+        raws = [seen.announce_raw or b""] + [raw for _, raw in list(seen.accepted)]  # the host's rules first
         outputs = [out for raw in raws if raw for out in lockstep.receive(decode_envelope(raw))]
         await peer.start(outputs + lockstep.sync_request())
         return peer
