@@ -73,12 +73,15 @@ Closer = Callable[[], Awaitable[None]]
 
 class Relay:
     def __init__(self, settings: BrokerSettings, *, max_bots: int = 0, archive: Path | None = None,
-                 limits: RelayLimits | None = None, transport: Transport | None = None) -> None:
+                 limits: RelayLimits | None = None, transport: Transport | None = None,
+                 bot_level: str = "normal") -> None:
         """`transport`: a started connection the relay (and its bots) use and close, instead of
-        one to a broker started or named by `settings` (a memory broker in tests)."""
+        one to a broker started or named by `settings` (a memory broker in tests). `bot_level`:
+        the kind its bots play (easy, normal or hard; every game has these, docs/bots.md)."""
         self.settings = settings
         self._given = transport
         self.max_bots = max_bots
+        self.bot_level = bot_level
         self.limits = limits or RelayLimits()
         self.archive = archive or data_dir() / "archive"
         self.url = ""

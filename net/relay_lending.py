@@ -297,12 +297,12 @@ class BotLending:
         path = games_dir() / gid / identity.peer_id
         if read_log(path / "log.bin"):
             return await join_game(relay.transport, identity, gid, name=name, prefix=relay.settings.prefix,
-                                   bot="best", broker_url=relay.url, game=watcher.lockstep.game)
+                                   bot=relay.bot_level, broker_url=relay.url, game=watcher.lockstep.game)
         seen = watcher.lockstep
         lockstep = Lockstep(seen.game, gid, identity, name=name)
         store = PendingStore({"gid": gid, "game": seen.game.id, "role": "bot", "broker": relay.url,
                               "prefix": relay.settings.prefix, "name": name, "pin": ""})
-        peer = Peer(lockstep, relay.transport, prefix=relay.settings.prefix, store=store, bot="best")
+        peer = Peer(lockstep, relay.transport, prefix=relay.settings.prefix, store=store, bot=relay.bot_level)
         peer.listeners.append(lambda _: store_when_playing(peer, path))  # setting up, it never resumes
         raws = [seen.announce_raw or b""] + [raw for _, raw in list(seen.accepted)]  # the host's rules first
         outputs = [out for raw in raws if raw for out in lockstep.receive(decode_envelope(raw))]

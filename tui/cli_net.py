@@ -18,6 +18,9 @@ from .net_games import last_network_game, my_meta, saved_pin
 from .net_resume import host_request, host_screen, invite_again, last_network_screen
 
 log = logging.getLogger(__name__)
+
+RELAY_BOT_LEVELS = ("easy", "normal", "hard")
+"""The bot levels every game has (engine/core/descriptor.py: bot_levels): a relay serves them all."""
 _saved_pin = saved_pin  # (the name tests/net/test_invite_cert.py imports)
 
 
@@ -68,6 +71,8 @@ def add_net_commands(subparsers: argparse._SubParsersAction) -> None:
     relay.add_argument("--port", type=int, default=None, help="port (default from config: 1883)")
     relay.add_argument("--broker", default="embedded", help="embedded (default) or the URL of a broker to serve")
     relay.add_argument("--bots", type=int, default=0, help="bot peers it may run at once for hosts that ask")
+    relay.add_argument("--bot-level", default="normal", choices=RELAY_BOT_LEVELS,
+                       help="how its bots play (hard: a second of search per decision)")
     relay.add_argument("--archive", help="directory for the game logs (default: <data dir>/archive)")
     relay.add_argument("--prefix", default="gamenight/v1", help="topic prefix")
     _access_args(relay)
@@ -527,18 +532,20 @@ def cmd_relay(args: argparse.Namespace) -> int:
         raise _cli_error("--bots cannot be negative")
     web = _web_door_options(args)
     ssh = _ssh_door_options(args, settings.bind)
-    return _run(_relay(settings, args.bots, Path(args.archive) if args.archive else None, web, ssh))
+    return _run(_relay(settings, args.bots, Path(args.archive) if args.archive else None, web, ssh,
+                       bot_level=args.bot_level))
 
 
 async def _relay(settings: Any, bots: int, archive: Any, web: dict[str, Any] | None = None,
-                 ssh: Any = None) -> int:
+                 ssh: Any = None, bot_level: str = "normal") -> int:
     from net.doors.env import broker_access
     from net.relay import Relay
 
-    relay = Relay(settings, max_bots=bots, archive=archive)
+    relay = Relay(settings, max_bots=bots, archive=archive, bot_level=bot_level)
     await relay.start()
     pin = f"; certificate sha256 {settings.fingerprint}" if settings.fingerprint else ""
-    _print(f"relay on {relay.url} (archive {relay.archive}, up to {bots} bots{pin}); Ctrl-C stops it")
+    bots_said = f"up to {bots} {bot_level} bots" if bots else "no bots"
+    _print(f"relay on {relay.url} (archive {relay.archive}, {bots_said}{pin}); Ctrl-C stops it")
     doors = []
     _stop_on_sigterm()
     # The doors' visitors log in to the relay's broker and trust its certificate as the relay does

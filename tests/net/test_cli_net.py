@@ -34,12 +34,22 @@ def home(tmp_path, monkeypatch):
         (["watch", "mqtt://127.0.0.1:1/money-00000000/owdx-xna5-he5v-7ocf-aeaq-caib-aeaq-caib"], "cannot reach the broker at mqtt://127.0.0.1:1"),
         (["join", "mqtt://127.0.0.1:1/money-00000000/owdx-xna5-he5v-7ocf-aeaq-caib-aeaq-caib", "--headless"], "cannot reach the broker"),
         (["bot", "mqtt://127.0.0.1:1/money-00000000/owdx-xna5-he5v-7ocf-aeaq-caib-aeaq-caib", "--kind", "genius"], "--kind must be one of"),
+        (["relay", "--bot-level", "genius"], "invalid choice: 'genius'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(argv, message, capsys) -> None:
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert message in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_every_level_a_relay_offers_is_a_bot_of_every_game() -> None:
+    from engine.bots.registry import bot_kinds
+    from engine.registry import game_ids
+    from tui.cli_net import RELAY_BOT_LEVELS
+
+    for game_id in game_ids():
+        assert set(RELAY_BOT_LEVELS) <= set(bot_kinds(game_id)), game_id
 
 
 @pytest.mark.net

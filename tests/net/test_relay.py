@@ -66,6 +66,26 @@ async def test_relay_bots_fill_the_seats_and_the_archive_replays_the_game(tmp_pa
         await relay.stop()
 
 
+async def test_a_relay_started_with_a_bot_level_seats_bots_of_that_level(tmp_path, monkeypatch) -> None:
+    """`gamenight relay --bot-level easy`: the bots it lends play easy (the level every game has)."""
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
+    relay = Relay(BrokerSettings(port=0), max_bots=2, archive=tmp_path / "archive", bot_level="easy")
+    await relay.start()
+    try:
+        session = await host_session("ten", players=3, relay_bots=2, host_bot="best", name="Host",
+                                     settings=BrokerSettings(broker=relay.url), persist=False)
+        try:
+            await asyncio.wait_for(session.peer.done.wait(), 60)
+            assert session.peer.lockstep.phase == "over"
+            bots = relay.lending.tables[session.peer.lockstep.gid].peers
+            assert len(bots) == 2 and {p.bot_kind for p in bots} == {"easy"}
+            assert {p.lockstep.hash for p in bots} == {session.peer.lockstep.hash}
+        finally:
+            await session.close()
+    finally:
+        await relay.stop()
+
+
 async def _relay_game(url: str, identity: Identity | None = None) -> str:
     session = await host_session("money", players=2, relay_bots=1, host_bot="random", name="Host",
                                  settings=BrokerSettings(broker=url), persist=False, identity=identity)
