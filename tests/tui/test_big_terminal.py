@@ -73,3 +73,23 @@ async def test_the_long_forms_show_when_they_fit():
             shown[size] = screen_text(app).splitlines()[1]  # the left neighbour's line
     assert "Halikarnassos A" not in shown[80, 24] and "W0/3 ⚔0 3¢" in shown[80, 24]
     assert "Halikarnassos A W0/3 ⚔0 3¢" in shown[120, 40]
+
+
+async def test_a_tall_terminal_shows_every_ten_collection_colour_by_colour():
+    """Ten at 120x40: each other player's collection gets its colour lines, as yours does; back at
+    80x24 (the terminal made smaller) it is one line a player again."""
+    from .test_snapshots import first_turn
+
+    app = first_turn("ten")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        tall = screen_text(app).splitlines()
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot)
+        small = screen_text(app).splitlines()
+    for name in ("Bot 1", "Bot 2"):
+        at = next(i for i, row in enumerate(tall) if row.startswith(f" {name} "))
+        assert [tall[at + k][1:7].strip() for k in (1, 2, 3, 4)] == ["red", "blue", "green", "orange"]
+        line = next(row for row in small if row.startswith(f" {name} "))
+        assert " r" in line and " o" in line  # the run summary, one line
+    assert sum(row.startswith(" red ") for row in tall) == 3 and sum(row.startswith(" red ") for row in small) == 1

@@ -80,10 +80,28 @@ class BoardText:
 
     def _draw_collections(self, view: View) -> None:
         shown = view.seat if view.seat is not None else view.turn
-        player = view.players[shown]
+        self.query_one("#mine", Static).update(Text("\n").join(self._collection_lines(view, shown)))
+        others = self.query_one("#others", Static)
+        rows = []
+        for other in view.players:
+            if other.seat == shown:
+                continue
+            if self.has_class("-tall"):  # room for every collection colour by colour, as yours
+                rows += self._collection_lines(view, other.seat)
+                continue
+            line = Text(f"{self.player_name(other.seat):<9.9}", style="bold")
+            line.append_text(run_summary(score_collection(other.collection)))
+            line.append(f"{plural(len(other.collection), 'card'):>9} {points(other.score):>6}", style="dim")
+            rows.append(line)
+        others.display = bool(rows)
+        others.update(Text("\n").join(rows))
+
+    def _collection_lines(self, view: View, seat: int) -> list[Text]:
+        """A seat's tokens, busts, power and points, then its collection colour by colour."""
+        player = view.players[seat]
         score = score_collection(player.collection)
         head = Text()
-        head.append("You" if shown == view.seat else f"{self.player_name(shown)}", style="bold reverse")
+        head.append("You" if seat == view.seat else f"{self.player_name(seat)}", style="bold reverse")
         head.append(f" {plural(player.currency, 'token')} · {plural(player.busts, 'bust')} · "
                     f"power {player.power} · ")
         head.append(points(score.total), style="bold")
@@ -97,15 +115,4 @@ class BoardText:
             if placed:
                 line.append(f" {placed}", style=WILD_STYLE)
             lines.append(line)
-        self.query_one("#mine", Static).update(Text("\n").join(lines))
-        others = self.query_one("#others", Static)
-        rows = []
-        for other in view.players:
-            if other.seat == shown:
-                continue
-            line = Text(f"{self.player_name(other.seat):<9.9}", style="bold")
-            line.append_text(run_summary(score_collection(other.collection)))
-            line.append(f"{plural(len(other.collection), 'card'):>9} {points(other.score):>6}", style="dim")
-            rows.append(line)
-        others.display = bool(rows)
-        others.update(Text("\n").join(rows))
+        return lines

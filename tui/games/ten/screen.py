@@ -144,6 +144,15 @@ class TenScreen(BoardText, DecisionPanels, GameScreen):
         return super().check_action(action, parameters)
 
     # ---- drawing -----------------------------------------------------------------------------
+    def on_resize(self) -> None:
+        super().on_resize()
+        if self.view is not None:  # the others' collections are drawn whole on a tall terminal only
+            self.call_after_refresh(self._redraw_collections)
+
+    def _redraw_collections(self) -> None:
+        if self.view is not None and self.is_attached:
+            self._draw_collections(self.view)
+
     def render_view(self, view: View, legal: Legal) -> None:
         step = (view.seat, view.phase, view.turn, view.active, view.deck_size, len(view.market),
                 view.auction.bids if view.auction else None, self.my_turn)
