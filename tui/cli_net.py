@@ -14,13 +14,12 @@ import statistics
 import time
 from typing import Any
 
+from engine.bots.levels import LEVELS
+
 from .net_games import last_network_game, my_meta, saved_pin
 from .net_resume import host_request, host_screen, invite_again, last_network_screen
 
 log = logging.getLogger(__name__)
-
-RELAY_BOT_LEVELS = ("easy", "normal", "hard")
-"""The bot levels every game has (engine/core/descriptor.py: bot_levels): a relay serves them all."""
 _saved_pin = saved_pin  # (the name tests/net/test_invite_cert.py imports)
 
 
@@ -71,7 +70,7 @@ def add_net_commands(subparsers: argparse._SubParsersAction) -> None:
     relay.add_argument("--port", type=int, default=None, help="port (default from config: 1883)")
     relay.add_argument("--broker", default="embedded", help="embedded (default) or the URL of a broker to serve")
     relay.add_argument("--bots", type=int, default=0, help="bot peers it may run at once for hosts that ask")
-    relay.add_argument("--bot-level", default="normal", choices=RELAY_BOT_LEVELS,
+    relay.add_argument("--bot-level", default="normal", choices=LEVELS,
                        help="how its bots play (hard: a second of search per decision)")
     relay.add_argument("--archive", help="directory for the game logs (default: <data dir>/archive)")
     relay.add_argument("--prefix", default="gamenight/v1", help="topic prefix")

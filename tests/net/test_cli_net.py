@@ -44,12 +44,12 @@ def test_bad_input_is_one_line_and_exit_2(argv, message, capsys) -> None:
 
 
 def test_every_level_a_relay_offers_is_a_bot_of_every_game() -> None:
+    from engine.bots.levels import LEVELS
     from engine.bots.registry import bot_kinds
     from engine.registry import game_ids
-    from tui.cli_net import RELAY_BOT_LEVELS
 
     for game_id in game_ids():
-        assert set(RELAY_BOT_LEVELS) <= set(bot_kinds(game_id)), game_id
+        assert set(LEVELS) <= set(bot_kinds(game_id)), game_id
 
 
 @pytest.mark.net
