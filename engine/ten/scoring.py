@@ -152,16 +152,26 @@ def _coverable(needs: list[int], usable: list[int], rainbow: int) -> bool:
 @lru_cache(maxsize=1 << 14)
 def _colour_options(
     mask: int, own: int, shared: int, numbered: int
-) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[int, ...]]:
-    """One colour's intervals as (points, need, numbered wilds usable, span) best points first, and
-    the best points for each total need 0..shared. Cached apart from the whole collection: a
+) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[int, ...], int]:
+    """One colour's intervals as (points, need, numbered wilds usable, span) best points first,
+    the best points for each total need 0..shared, and the span of the best needing none. Cached apart from the whole collection: a
     bot prices a collection without each of its cards in turn, and the other colours stay."""
     found = tuple(
         (points, max(0, gaps.bit_count() - own), gaps & numbered, span)
         for points, gaps, span in _spanned_candidates(mask, own + shared)
     )
-    by_need = tuple(max((p for p, need, _, _ in found if need <= k), default=0) for k in range(shared + 1))
-    return found, by_need
+    # by_need[k] is the points of the first interval needing at most k (best points first);
+    # the empty interval needs nothing, so every k has one
+    by_need = [0] * (shared + 1)
+    reach = shared + 1
+    for points, need, _, _ in found:
+        if need < reach:
+            by_need[need:reach] = [points] * (reach - need)
+            reach = need
+            if not reach:
+                break
+    alone = next(span for _, need, _, span in found if not need)  # the best needing no shared wild
+    return found, tuple(by_need), alone
 
 
 @lru_cache(maxsize=1 << 14)
@@ -210,11 +220,11 @@ def best_runs(masks: tuple[int, ...], pool: Pool) -> tuple[int, Spans]:
     if shared + sum(colour_wilds) == 0:
         return sum(map(_MASK_POINTS.__getitem__, masks)), tuple(map(_longest_span, masks))
     per_colour = [_colour_options(mask, colour_wilds[c], shared, numbered) for c, mask in enumerate(masks)]
-    options = [found for found, _ in per_colour]
-    by_need = [row for _, row in per_colour]
+    options = [found for found, _, _ in per_colour]
+    by_need = [row for _, row, _ in per_colour]
     best = sum(row[0] for row in by_need)
     # each colour on its own: its first interval that needs no shared wild has its best points
-    alone = tuple(next(span for _, need, _, span in found if not need) for found in options)
+    alone = tuple(span for _, _, span in per_colour)
     if shared == 0:  # nothing shared to place: each colour takes its best on its own
         return best, alone
     bound = _bounds(tuple(by_need))
