@@ -11,13 +11,14 @@ what the uncached bot did, float for float, so every decision is the same
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
 from functools import lru_cache
 
 from ..core import Action, ActionSpace, pick_uniform
 from ..ten.cards import CELL, NUMBER_VALUE, TOKEN_CAP, TYPE_OF
 from ..ten.payment import payment_shapes
-from ..ten.scoring import collection_total
+from ..ten.scoring import collection_runs, collection_total
 from ..ten.state import (
     AUCTION,
     BUY,
@@ -60,28 +61,102 @@ def _value(cards: tuple[str, ...]) -> float:
     return collection_total(cards) + CELL_POINTS * len(cells)
 
 
+class _Losses:
+    """The (value lost by giving it alone, card) pairs of a collection, least missed first, as
+    sorting every card's loss would order them, but each loss searched for only when the
+    order asks for it (a best-total search per card is most of what a decision costs).
+
+    Every card starts with a floor under its loss, exact where no search is needed: a number
+    card whose spot is held twice loses nothing; one outside its colour's scored interval
+    (`collection_runs`) loses its spot only; one inside loses at least its spot; a wild loses
+    at least 0. A floor is never above the loss float for float (the score without a card is
+    at most the score with it, and rounding is monotone), so popping the least (floor, card)
+    and searching it if it is only a floor yields the exact pairs in sorted order."""
+
+    def __init__(self, held: tuple[str, ...]) -> None:
+        self.held = held
+        self.base = _value(held)
+        total, spans = collection_runs(held)
+        cells = [CELL.get(card) for card in held]
+        n_cells = len(set(cells) - {None})
+        self.heap: list[tuple[float, str, int, bool]] = []
+        for i, (card, cell) in enumerate(zip(held, cells, strict=True)):
+            if cell is None:
+                self.heap.append((0.0, card, i, False))
+            elif cells.count(cell) > 1:
+                self.heap.append((self.base - (total + CELL_POINTS * n_cells), card, i, True))
+            else:
+                colour, number = cell
+                outside = not spans[colour] >> number & 1
+                self.heap.append((self.base - (total + CELL_POINTS * (n_cells - 1)), card, i, outside))
+        self.floors = _prefix_sums(sorted(floor for floor, *_ in self.heap))
+        heapq.heapify(self.heap)
+        self.exact: list[tuple[float, str]] = []
+
+    def smallest(self, k: int) -> list[tuple[float, str]]:
+        """The first k pairs of the sorted losses."""
+        while len(self.exact) < k:
+            loss, card, i, exact = heapq.heappop(self.heap)
+            if exact:
+                self.exact.append((loss, card))
+            else:
+                without = self.held[:i] + self.held[i + 1 :]
+                heapq.heappush(self.heap, (self.base - _value(without), card, i, True))
+        return self.exact[:k]
+
+
+def _prefix_sums(values: Sequence[float]) -> list[float]:
+    sums = [0.0]
+    for v in values:
+        sums.append(sums[-1] + v)
+    return sums
+
+
 @lru_cache(maxsize=1 << 12)
-def _losses(held: tuple[str, ...]) -> tuple[tuple[float, str], ...]:
-    """(value lost by giving it alone, card) for each card held, the least missed first."""
-    base = _value(held)
-    return tuple(sorted((base - _value(held[:i] + held[i + 1 :]), card) for i, card in enumerate(held)))
+def _losses(held: tuple[str, ...]) -> _Losses:
+    return _Losses(held)
+
+
+SURELY_ABOVE = 0.025
+"""Every cost and loss is a multiple of 0.05 point (whole points, 0.2, 0.3, 0.75) up to float
+rounding (far below 1e-9), so a float estimate this far above another means a real cost at
+least 0.05 above: above it float for float too, however the sums were ordered."""
 
 
 @lru_cache(maxsize=1 << 14)
 def cheapest(price: int, currency: int, busts: int, held: tuple[str, ...]) -> tuple[float, Payment]:
     """The payment that costs a holder least (tokens, bust tokens, then its least useful
-    cards), with that cost in points; (inf, an empty payment) if it cannot pay."""
+    cards), with that cost in points; (inf, an empty payment) if it cannot pay. The first way
+    of the least cost in `payment_shapes` order, float for float as when every way was priced:
+    a way whose floor (its k least floors of losses) is surely above a way without cards cannot
+    be that one, so its cards' losses are not searched."""
+    shapes = payment_shapes(price, currency, busts, len(held))
     losses = _losses(held)
+    without_cards = [c * TOKEN_POINTS + b * BUST_TOKEN_POINTS for c, b, k in shapes if not k]
+    ceiling = min(without_cards, default=float("inf")) + SURELY_ABOVE
     best: tuple[float, Payment] | None = None
-    for c, b, k in payment_shapes(price, currency, busts, len(held)):
-        cards = [card for _, card in losses[:k]]
-        cost = c * TOKEN_POINTS + b * BUST_TOKEN_POINTS + sum(loss for loss, _ in losses[:k])
+    for c, b, k in shapes:
+        tokens = c * TOKEN_POINTS + b * BUST_TOKEN_POINTS
+        if k and tokens + losses.floors[k] + k * TOKEN_POINTS >= ceiling:
+            continue
+        paid = losses.smallest(k)
+        cost = tokens + sum(loss for loss, _ in paid)
         cost += k * TOKEN_POINTS  # a card paid is also purchasing power gone
         if best is None or cost < best[0]:
-            best = (cost, Payment.of(c, b, cards))
+            best = (cost, Payment.of(c, b, [card for _, card in paid]))
     if best is None:
         return float("inf"), Payment()
     return best
+
+
+@lru_cache(maxsize=1 << 12)
+def cost_floor(price: int, currency: int, busts: int, n_cards: int) -> float:
+    """A floor under `cheapest`'s cost that needs no card losses: each shape's cost with its
+    losses left out. Losses are never negative (a card given never raises the value kept) and
+    rounded addition is monotone, so every shape's cost, float for float, is at least this."""
+    floors = [c * TOKEN_POINTS + b * BUST_TOKEN_POINTS + k * TOKEN_POINTS
+              for c, b, k in payment_shapes(price, currency, busts, n_cards)]
+    return min(floors, default=float("inf"))
 
 
 class TenBot(Bot):
@@ -116,6 +191,10 @@ class TenBot(Bot):
     def _cheapest(self, view: View, price: int) -> tuple[float, Payment]:
         me = self._mine(view)
         return cheapest(price, me.currency, me.busts, tuple(me.collection))
+
+    def _cost_floor(self, view: View, price: int) -> float:
+        me = self._mine(view)
+        return cost_floor(price, me.currency, me.busts, len(me.collection))
 
     # ---- decisions --------------------------------------------------------------------------
     def _draw_or_claim(self, view: View) -> Action:
@@ -158,8 +237,11 @@ class TenBot(Bot):
             if TYPE_OF[card] in seen:
                 continue
             seen.add(TYPE_OF[card])
+            gain = self._gain(view, [card])
+            if gain - self._cost_floor(view, NUMBER_VALUE[card]) <= best[0]:
+                continue  # it cannot beat the best so far: spare pricing the cards it would cost
             cost, payment = self._cheapest(view, NUMBER_VALUE[card])
-            net = self._gain(view, [card]) - cost
+            net = gain - cost
             if net > best[0]:
                 best = (net, Buy(card, payment))
         return best[1]

@@ -91,14 +91,16 @@ def _pool_size(pool: Pool) -> int:
 
 
 @lru_cache(maxsize=1 << 14)
-def _candidates(mask: int, wilds: int) -> tuple[tuple[int, int], ...]:
-    """(points, gap mask) of the intervals worth trying in one colour, best points first.
+def _spanned_candidates(mask: int, wilds: int) -> tuple[tuple[int, int, int], ...]:
+    """(points, gap mask, span) of the intervals worth trying in one colour, best points first;
+    the span (a mask of the numbers low..high, 0 for none) is the first interval found with
+    those points and gaps.
 
     An interval whose neighbour is held grows for free, so only intervals with both
     neighbours missing (or at 1 / 9) are tried; an interval is dropped when another one has at
     least its points with a subset of its gaps.
     """
-    found: dict[int, int] = {0: 0}
+    found: dict[int, tuple[int, int]] = {0: (0, 0)}
     for low in NUMBERS:
         if low > 1 and mask >> (low - 1) & 1:
             continue
@@ -109,14 +111,20 @@ def _candidates(mask: int, wilds: int) -> tuple[tuple[int, int], ...]:
             if high < 9 and mask >> (high + 1) & 1:
                 continue
             points = run_points(high - low + 1)
-            if found.get(gaps, -1) < points:
-                found[gaps] = points
-    ranked = sorted(((p, g) for g, p in found.items()), key=lambda pg: (-pg[0], pg[1].bit_count()))
-    kept: list[tuple[int, int]] = []
-    for points, gaps in ranked:
-        if not any(kp >= points and kg & gaps == kg for kp, kg in kept):
-            kept.append((points, gaps))
+            if found.get(gaps, (-1, 0))[0] < points:
+                found[gaps] = (points, _span(low, high))
+    ranked = sorted(((p, g, s) for g, (p, s) in found.items()), key=lambda pgs: (-pgs[0], pgs[1].bit_count()))
+    kept: list[tuple[int, int, int]] = []
+    for points, gaps, span in ranked:
+        if not any(kp >= points and kg & gaps == kg for kp, kg, _ in kept):
+            kept.append((points, gaps, span))
     return tuple(kept)
+
+
+@lru_cache(maxsize=1 << 14)
+def _candidates(mask: int, wilds: int) -> tuple[tuple[int, int], ...]:
+    """(points, gap mask) of `_spanned_candidates`, in its order."""
+    return tuple((points, gaps) for points, gaps, _ in _spanned_candidates(mask, wilds))
 
 
 def _coverable(needs: list[int], usable: list[int], rainbow: int) -> bool:
@@ -144,16 +152,26 @@ def _coverable(needs: list[int], usable: list[int], rainbow: int) -> bool:
 @lru_cache(maxsize=1 << 14)
 def _colour_options(
     mask: int, own: int, shared: int, numbered: int
-) -> tuple[tuple[tuple[int, int, int], ...], tuple[int, ...]]:
-    """One colour's intervals as (points, need, numbered wilds usable) best points first, and
-    the best points for each total need 0..shared. Cached apart from the whole collection: a
+) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[int, ...], int]:
+    """One colour's intervals as (points, need, numbered wilds usable, span) best points first,
+    the best points for each total need 0..shared, and the span of the best needing none. Cached apart from the whole collection: a
     bot prices a collection without each of its cards in turn, and the other colours stay."""
     found = tuple(
-        (points, max(0, gaps.bit_count() - own), gaps & numbered)
-        for points, gaps in _candidates(mask, own + shared)
+        (points, max(0, gaps.bit_count() - own), gaps & numbered, span)
+        for points, gaps, span in _spanned_candidates(mask, own + shared)
     )
-    by_need = tuple(max((p for p, need, _ in found if need <= k), default=0) for k in range(shared + 1))
-    return found, by_need
+    # by_need[k] is the points of the first interval needing at most k (best points first);
+    # the empty interval needs nothing, so every k has one
+    by_need = [0] * (shared + 1)
+    reach = shared + 1
+    for points, need, _, _ in found:
+        if need < reach:
+            by_need[need:reach] = [points] * (reach - need)
+            reach = need
+            if not reach:
+                break
+    alone = next(span for _, need, _, span in found if not need)  # the best needing no shared wild
+    return found, tuple(by_need), alone
 
 
 @lru_cache(maxsize=1 << 14)
@@ -175,7 +193,23 @@ def _bounds(by_need: tuple[tuple[int, ...], ...]) -> list[list[int]]:
 
 @lru_cache(maxsize=1 << 16)
 def best_total(masks: tuple[int, ...], pool: Pool) -> int:
-    """The highest total reachable with these held numbers per colour and these wilds.
+    """The highest total reachable with these held numbers per colour and these wilds."""
+    return best_runs(masks, pool)[0]
+
+
+def _longest_span(mask: int) -> int:
+    low, high = longest_run(mask)
+    return _span(low, high) if low else 0
+
+
+Spans = tuple[int, ...]
+"""Per colour, the numbers (a mask) of the interval a best assignment scores; 0 for none."""
+
+
+@lru_cache(maxsize=1 << 14)
+def best_runs(masks: tuple[int, ...], pool: Pool) -> tuple[int, Spans]:
+    """`best_total` and the intervals of one assignment that reaches it. A number held outside
+    its colour's interval can go without lowering the total (the same assignment still holds).
 
     Branch and bound over the colours. A colour's own colour wilds fill any of its gaps; what
     they leave open (its "need") is filled by the shared wilds (numbered, rainbow). The bound
@@ -184,39 +218,51 @@ def best_total(masks: tuple[int, ...], pool: Pool) -> int:
     colour_wilds, numbered, rainbow = pool
     shared = numbered.bit_count() + rainbow
     if shared + sum(colour_wilds) == 0:
-        return sum(map(_MASK_POINTS.__getitem__, masks))
+        return sum(map(_MASK_POINTS.__getitem__, masks)), tuple(map(_longest_span, masks))
     per_colour = [_colour_options(mask, colour_wilds[c], shared, numbered) for c, mask in enumerate(masks)]
-    options = [found for found, _ in per_colour]
-    by_need = [row for _, row in per_colour]
+    options = [found for found, _, _ in per_colour]
+    by_need = [row for _, row, _ in per_colour]
     best = sum(row[0] for row in by_need)
+    # each colour on its own: its first interval that needs no shared wild has its best points
+    alone = tuple(span for _, _, span in per_colour)
     if shared == 0:  # nothing shared to place: each colour takes its best on its own
-        return best
+        return best, alone
     bound = _bounds(tuple(by_need))
     if bound[0][shared] <= best:  # the colours' best on their own reach the bound already
-        return best
+        return best, alone
+    return _search(options, bound, shared, rainbow, best, alone)
+
+
+def _search(
+    options: list, bound: list[list[int]], shared: int, rainbow: int, best: int, spans: Spans
+) -> tuple[int, Spans]:
+    """Branch and bound from the best (`best`, `spans`) found so far."""
     needs: tuple[int, ...] = ()
     usable: tuple[int, ...] = ()
+    chosen: Spans = ()
 
     def search(c: int, points: int, used: int) -> None:
-        nonlocal best, needs, usable
+        nonlocal best, spans, needs, usable, chosen
         if c == N_COLOURS:
-            best = max(best, points)
+            if points > best:
+                best, spans = points, chosen
             return
         left = shared - used
         after = bound[c + 1]
-        outer_needs, outer_usable = needs, usable
-        for p, need, numbers in options[c]:
+        outer_needs, outer_usable, outer_chosen = needs, usable, chosen
+        for p, need, numbers, span in options[c]:
             if points + p + after[left] <= best:
                 break  # sorted by points: nothing later in this colour can do better
             if need > left or points + p + after[left - need] <= best:
                 continue
             needs, usable = outer_needs + (need,), outer_usable + (numbers,)
+            chosen = outer_chosen + (span,)
             if not need or _coverable_cached(needs, usable, rainbow):
                 search(c + 1, points + p, used + need)
-        needs, usable = outer_needs, outer_usable
+        needs, usable, chosen = outer_needs, outer_usable, outer_chosen
 
     search(0, 0, 0)
-    return best
+    return best, spans
 
 
 # ---- collections ------------------------------------------------------------------------
@@ -250,6 +296,12 @@ def collection_total(cards: Sequence[str]) -> int:
     """The score of a collection (physical card ids) with the best wild assignment."""
     masks, wilds = _split(cards)
     return best_total(tuple(masks), pool_of(wilds))
+
+
+def collection_runs(cards: Sequence[str]) -> tuple[int, Spans]:
+    """`collection_total` and, per colour, the numbers of the interval it scores (`best_runs`)."""
+    masks, wilds = _split(cards)
+    return best_runs(tuple(masks), pool_of(wilds))
 
 
 @plain("ten.RunCell")
@@ -355,7 +407,8 @@ def result_of(collections: Sequence[Sequence[str]], currency: Sequence[int]) -> 
 
 
 __all__ = [
-    "CollectionScore", "ColourRun", "RunCell", "WildUse", "best_total",
+    "CollectionScore", "ColourRun", "RunCell", "WildUse", "best_runs", "best_total",
+    "collection_runs",
     "collection_total", "longest_run", "pool_of", "result_of", "run_points", "score_collection",
     "tiebreak_key",
 ]

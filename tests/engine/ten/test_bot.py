@@ -84,3 +84,19 @@ def test_bot_skips_when_nothing_helps() -> None:
     state = replace(state, currency=(5, 1, 5))
     assert _bot(1).choose(GAME.view(state, 1), GAME.legal_actions(state, 1)) == Skip()
 
+
+
+def test_the_lazy_losses_are_the_sorted_losses_of_every_card() -> None:
+    """The bot searches a card's loss only when the order asks for it; the pairs it yields
+    are those of sorting every card's loss, float for float (seeded collections of bot games)."""
+    from .bot_before import value
+
+    collections = set()
+    for game in range(3):
+        state = play_game(GAME, 3, f"ten-lazy-losses-{game}", ["heuristic"] * 3).state
+        collections.update(state.collections)
+    assert len(collections) >= 3
+    for held in collections:
+        base = value(held)
+        expected = sorted((base - value(held[:i] + held[i + 1:]), card) for i, card in enumerate(held))
+        assert ten_bot._Losses(held).smallest(len(held)) == expected

@@ -220,3 +220,29 @@ def test_best_total_equals_the_one_before_its_caches(masks, colour_wilds, number
 
     pool = (colour_wilds, numbered, rainbow)
     assert best_total(masks, pool) == best_total_before.__wrapped__(masks, pool)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    masks=st.tuples(*[st.integers(0, 0b1111111110).map(lambda m: m & ~1)] * len(COLOURS)),
+    colour_wilds=st.tuples(*[st.integers(0, 2)] * len(COLOURS)),
+    numbered=st.integers(0, 0b1111111110).map(lambda m: m & ~1),
+    rainbow=st.integers(0, 3),
+)
+def test_a_number_outside_its_scored_interval_can_go_without_lowering_the_total(
+    masks, colour_wilds, numbered, rainbow
+) -> None:
+    """`best_runs` names intervals worth the total; numbers held outside them are spare (the
+    bot prices giving such a card without a search)."""
+    from engine.ten.scoring import best_runs, best_total
+
+    from .scoring_before import best_total_before
+
+    pool = (colour_wilds, numbered, rainbow)
+    total, spans = best_runs(masks, pool)
+    assert total == best_total_before.__wrapped__(masks, pool) == best_total(masks, pool)
+    for c, mask in enumerate(masks):
+        for n in range(1, 10):
+            if mask >> n & 1 and not spans[c] >> n & 1:
+                fewer = masks[:c] + (mask & ~(1 << n),) + masks[c + 1:]
+                assert best_total_before.__wrapped__(fewer, pool) == total
