@@ -151,7 +151,32 @@ class Series:
         return f"from game {since} ({count} points): " + "; ".join(parts)
 
 
-async def measure(relay: LocalRelay | ChildRelay, broker_pid: int | None, split: bool, trim: bool
+class MosquittoWatch:
+    """The external broker's VmRSS, and its own count of the heap it uses ($SYS/broker/heap/current,
+    published every `sys_interval` s): what the broker holds, apart from the relay's process."""
+
+    def __init__(self, pid: int, url: str) -> None:
+        self.pid, self.url, self.heap = pid, url, 0
+
+    async def start(self) -> None:
+        from net.mqtt import MqttTransport
+
+        self.transport = MqttTransport(self.url)
+        await self.transport.start()
+        await self.transport.subscribe("$SYS/broker/heap/current", self._on_heap)
+
+    def _on_heap(self, topic: str, payload: bytes, retained: bool) -> None:
+        if payload.isdigit():
+            self.heap = int(payload)
+
+    def figures(self) -> dict[str, float]:
+        return {"broker RSS": rss_bytes(self.pid), **({"broker heap": self.heap} if self.heap else {})}
+
+    async def stop(self) -> None:
+        await self.transport.stop()
+
+
+async def measure(relay: LocalRelay | ChildRelay, broker: MosquittoWatch | None, split: bool, trim: bool
                   ) -> tuple[dict[str, float], str]:
     await asyncio.sleep(1.5)  # the relay forgets a game a second after its end
     got = await relay.ask("measure")
@@ -163,8 +188,8 @@ async def measure(relay: LocalRelay | ChildRelay, broker_pid: int | None, split:
     if "traced" in got:
         figures["relay heap"] = got["traced"]
         figures["relay tracemalloc's own"] = got["trace overhead"]
-    if broker_pid is not None:
-        figures["broker RSS"] = rss_bytes(broker_pid)
+    if broker is not None:
+        figures.update(broker.figures())
     if split:
         if trim:
             malloc_trim()
@@ -173,7 +198,7 @@ async def measure(relay: LocalRelay | ChildRelay, broker_pid: int | None, split:
     return figures, f"{line}; fds {got['fds']}, tasks {got['tasks']}; {got['holdings']}"
 
 
-async def play(args: argparse.Namespace, url: str, broker_pid: int | None) -> None:
+async def play(args: argparse.Namespace, url: str, broker: MosquittoWatch | None) -> None:
     home = Path(tempfile.mkdtemp(prefix="gn-relay-bench-"))
     relay = ChildRelay(args, url, home / "relay") if args.relay_process else LocalRelay(args, url, home)
     os.environ["GAMENIGHT_HOME"] = str(home)
@@ -184,7 +209,7 @@ async def play(args: argparse.Namespace, url: str, broker_pid: int | None) -> No
             finished += await one_game(relay_url)
             out_of_time = args.minutes and time.perf_counter() - start > args.minutes * 60 and n % args.step == 0
             if n == args.warmup or (n % args.step == 0 and n > args.warmup) or n == args.games or out_of_time:
-                figures, line = await measure(relay, broker_pid, args.relay_process, args.trim)
+                figures, line = await measure(relay, broker, args.relay_process, args.trim)
                 print(f"after {n:5d} games ({time.perf_counter() - start:5.0f} s): {line}", flush=True)
                 if n == args.warmup:
                     await relay.ask("baseline")
@@ -212,11 +237,16 @@ async def main(args: argparse.Namespace) -> None:
         return
     from tests.net.brokers import Mosquitto
 
-    mosquitto = Mosquitto()
+    mosquitto = Mosquitto(extra="sys_interval 2\n")
     await mosquitto.start()
     try:
         assert mosquitto.proc is not None
-        await play(args, mosquitto.url, mosquitto.proc.pid)
+        watch = MosquittoWatch(mosquitto.proc.pid, mosquitto.url)
+        await watch.start()
+        try:
+            await play(args, mosquitto.url, watch)
+        finally:
+            await watch.stop()
     finally:
         await mosquitto.stop()
 
