@@ -310,7 +310,11 @@ def _has_float(data: Any, depth: int = 0) -> bool:
     return False
 
 
-_VERIFY_KEYS: dict[bytes, VerifyKey] = {}
+_VERIFY_KEYS: OrderedDict[bytes, VerifyKey] = OrderedDict()  # most recently used last
+VERIFY_KEYS_MAX = 1024
+"""Keys whose VerifyKey is kept: those of the tables playing now. Every game brings new ones (a
+relay's bots' keys are derived per game, new players come), so at 50,000 kept before a clear a
+relay grew by about 130 B per key, a key or more a game, for 50,000 games (bench/net_relay.py)."""
 _VERIFIED: OrderedDict[bytes, Envelope] = OrderedDict()
 _VERIFIED_MAX = 20_000
 # Bytes, not only entries: the cache holds messages before anyone knows whether their sender
@@ -321,10 +325,12 @@ _verified_bytes = 0
 
 def _verify_key(public: bytes) -> VerifyKey:
     key = _VERIFY_KEYS.get(public)
-    if key is None:
-        if len(_VERIFY_KEYS) > 50_000:
-            _VERIFY_KEYS.clear()
-        key = _VERIFY_KEYS[public] = VerifyKey(public)
+    if key is not None:
+        _VERIFY_KEYS.move_to_end(public)
+        return key
+    key = _VERIFY_KEYS[public] = VerifyKey(public)
+    while len(_VERIFY_KEYS) > VERIFY_KEYS_MAX:
+        _VERIFY_KEYS.popitem(last=False)
     return key
 
 

@@ -6,6 +6,7 @@ import asyncio
 
 import pytest
 
+import net.codec as codec
 import net.transport as transport_module
 from engine.core import state_hash
 from engine.registry import get_game
@@ -407,3 +408,24 @@ async def test_archive_reloads_for_old_games_are_rate_limited(tmp_path, monkeypa
     monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
     relay = Relay(BrokerSettings(port=0), archive=tmp_path / "archive", limits=RelayLimits(loads_per_minute=3))
     assert [relay._may_load() for _ in range(5)] == [True, True, True, False, False]
+
+
+async def test_the_verify_keys_of_archived_games_are_not_kept(tmp_path, monkeypatch) -> None:
+    """Every game brings keys never seen again (its players', the relay's bots', derived per
+    game): the cache of their VerifyKeys keeps the most recent only, however many games the
+    relay archives (it once kept 50,000, some 400 B a game over 16,000 games)."""
+    monkeypatch.setattr(codec, "VERIFY_KEYS_MAX", 4, raising=False)
+    codec._VERIFY_KEYS.clear()
+    broker, relay = await _memory_relay(tmp_path, monkeypatch)
+    (transport,) = await _connections(broker, 1)
+    try:
+        for n in range(1, 4):  # three keys a game: its host and the relay's two bots
+            host = await _real_host(transport)
+            await _until(lambda host=host: host.lockstep.phase == "over", 60)
+            await host.stop()
+            await _until(lambda n=n: relay.forgotten == n)
+        assert relay.lending.served == 3
+        assert len(codec._VERIFY_KEYS) <= 4, f"{len(codec._VERIFY_KEYS)} verify keys kept after 3 games"
+    finally:
+        await transport.stop()
+        await relay.stop()
