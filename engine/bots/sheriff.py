@@ -82,8 +82,9 @@ CONTRABAND_VALUE, CONTRABAND_PENALTY = 7.0, 4.0  # a typical contraband card
 SMUGGLE_BELOW = 0.35  # smuggling pays while bags are opened less often than this
 
 
-def _value(card: str) -> int:
-    return VALUE[IDX[card]]
+VALUE_OF = {good: VALUE[i] for good, i in IDX.items()}
+PENALTY_OF = {good: PENALTY[i] for good, i in IDX.items()}
+_value = VALUE_OF.__getitem__  # a good's value (a sort key too)
 
 
 def _is_legal(card: str) -> bool:
@@ -91,7 +92,7 @@ def _is_legal(card: str) -> bool:
 
 
 def _fine(cards: Sequence[str]) -> int:
-    return sum(PENALTY[IDX[c]] for c in cards)
+    return sum(map(PENALTY_OF.__getitem__, cards))
 
 
 def _canonical(cards: Sequence[str]) -> tuple[str, ...]:
@@ -138,15 +139,27 @@ def _bag_choices(
 ) -> tuple[tuple[float, tuple[str, ...]], ...]:
     """`SheriffBot.bag_choices` from what it depends on: (worth, bag) in the order drawn from."""
     contraband = sorted((c for c in hand if not _is_legal(c)), key=_value, reverse=True)
+    # bag_value of each bag, its sums over the contraband taken as running totals
+    values, fines = [0], [0]
+    for card in contraband:
+        values.append(values[-1] + VALUE_OF[card])
+        fines.append(fines[-1] + PENALTY_OF[card])
     choices = []
     for good in LEGAL:
-        legal = [c for c in hand if c == good][:5]
-        if not legal and good != _declaration_of((), stand_up):
+        n = min(hand.count(good), 5)
+        if not n and good != _declaration_of((), stand_up):
             continue  # a bag of contraband only is declared one way
-        for k in range(0, min(len(contraband), 5 - len(legal)) + 1):
-            bag = legal + contraband[:k]
-            if bag:
-                choices.append((bag_value(bag, good, opened), tuple(bag)))
+        legal = [good] * n
+        legal_value, legal_fine, race = n * VALUE_OF[good], n * PENALTY_OF[good], KING_RACE * n
+        for k in range(0, min(len(contraband), 5 - n) + 1):
+            if not n and not k:
+                continue
+            passed = legal_value + values[k] + race
+            if k:  # contraband is never the declared good: it is lost
+                caught = legal_value + race - fines[k]
+            else:  # honest: the Sheriff pays the fines if he opens it
+                caught = passed + legal_fine
+            choices.append(((1 - opened) * passed + opened * caught, tuple(legal + contraband[:k])))
     return tuple(choices)
 
 
@@ -227,15 +240,15 @@ class SheriffBot(Bot):
     def _observe(self, v: View) -> None:
         if self.last is not None and self.last[0] < v.round and not any(p.outcome for p in v.players):
             self._settle_unseen(v)
-        record = self.record
-        for p in v.players:
-            if p.seat != v.sheriff and p.outcome:
+        record, players = self.record, v.players
+        for p in players:
+            if p.outcome and p.seat != v.sheriff:
                 honest = p.inspection.honest if p.inspection is not None else None
                 seen = (v.sheriff, p.outcome, honest)
                 if record.get((v.round, p.seat)) != seen:  # written once: the rates stay known
                     record[(v.round, p.seat)] = seen
-        waiting = [m for m in (*v.pending, v.merchant) if m >= 0 and not v.players[m].outcome]
-        self.last = (v.round, v.sheriff, {m: _table_mark(v, m) for m in waiting})
+        waiting = [m for m in (*v.pending, v.merchant) if m >= 0 and not players[m].outcome]
+        self.last = (v.round, v.sheriff, {m: _table_mark(v, m) for m in waiting} if waiting else {})
 
     def _settle_unseen(self, v: View) -> None:
         """The bags of the last round dealt with after my last decision in it, read from what

@@ -124,7 +124,7 @@ def make_view(s: State, seat: int | None) -> View:
     plain game, card ids in a dealt one (a card not known here is HIDDEN)."""
     z = Carded if len(s.aside) != NG else Counted
     over = s.phase == OVER
-    players = tuple(_seat_view(s, p, p == seat, over, z) for p in range(s.n_players))
+    players = _seat_views(s, seat, over, z)
     active = () if over else tuple(sorted(loaders(s))) if s.phase == LOAD else (s.turn,)
     confiscated = z.public(s.confiscated)
     return View(
@@ -139,14 +139,16 @@ def make_view(s: State, seat: int | None) -> View:
     )
 
 
-def _seat_view(s: State, p: int, mine: bool, over: bool, z: Any) -> SeatView:
-    aside = s.aside if (s.phase == MARKET and p == s.turn) else z.EMPTY
-    down_known = mine or over
-    args = (p, mine, down_known, s.gold[p], s.hands[p], s.hand_known[p], aside, s.bags[p],
-            s.declared[p], s.stands[p], s.stand_known[p], s.outcomes[p], s.revealed[p])
+def _seat_views(s: State, seat: int | None, over: bool, z: Any) -> tuple[SeatView, ...]:
+    """Every seat as `seat` sees it (the arguments of `_listed_seat_view`, seat by seat)."""
+    in_market = s.turn if s.phase == MARKET else -1
+    empty = z.EMPTY
+    args = [(p, p == seat, p == seat or over, s.gold[p], s.hands[p], s.hand_known[p],
+             s.aside if p == in_market else empty, s.bags[p], s.declared[p], s.stands[p],
+             s.stand_known[p], s.outcomes[p], s.revealed[p]) for p in range(s.n_players)]
     if z is Counted:  # every zone a tuple of counts: the same seat seen alike is built once
-        return _counted_seat_view(*args)
-    return _listed_seat_view(z, *args)
+        return tuple([_counted_seat_view(*one) for one in args])
+    return tuple([_listed_seat_view(z, *one) for one in args])
 
 
 @lru_cache(maxsize=8192)
