@@ -8,13 +8,15 @@ the reference bot (the normal bot as it was before its speed-up, kept in tests/e
 bot_reference.py; it decides identically, test_bot_reference.py proves it) and every seat
 today's normal bot. The loop is `gamenight selfplay`'s (engine/bots/selfplay.py): a view is
 built only for a bot that reads one (random bots read none), every action goes through `apply`.
-Rounds alternate the three kinds so a change in the machine's load hits all of them alike; the
-figure is games per CPU second of this process (the machine is shared).
+Rounds interleave the three kinds, in turn forwards and backwards, so a change in the machine's
+load hits all of them alike; the figure is games per CPU second of this process (the machine
+is shared).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 import time
 from collections.abc import Callable
@@ -32,7 +34,7 @@ from tests.engine.sheriff.bot_reference import SheriffBotReference  # noqa: E402
 MakeBot = Callable[[Game, int, Stream], Bot]
 TABLES = {"sheriff": (4, 3, 5), "seven_wonders": (3, 7)}
 REFERENCE: dict[str, MakeBot] = {"sheriff": SheriffBotReference, "seven_wonders": SevenWondersBotReference}
-ROUNDS = 3
+ROUNDS = 4
 
 
 def play(game: Game, n_players: int, label: str, make: MakeBot) -> None:
@@ -69,7 +71,9 @@ def speeds(game_id: str, n_players: int, games: int) -> dict[str, float]:
     for make in kinds(game_id).values():  # warm every cache and import once
         play(game, n_players, "bot-speed-warm", make)
     for r in range(ROUNDS):
-        for kind, make in kinds(game_id).items():
+        order = list(kinds(game_id).items())
+        for kind, make in order if r % 2 == 0 else order[::-1]:  # no kind always goes first
+            gc.collect()
             start = time.process_time()
             for i in range(games):
                 play(game, n_players, f"bot-speed-{game_id}-{n_players}-{r}-{i}", make)
