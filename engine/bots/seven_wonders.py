@@ -8,9 +8,10 @@ swing this Age, production early in the game, coins at 1 point per 3, minus the 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from ..core import Action, ActionSpace, View
+from ..core import Action, ActionSpace, Game, Seat, Stream, View
 from ..seven_wonders.cards import BOARDS, CARDS, DEFEAT_TOKEN, SYMBOLS, VICTORY_TOKEN, Effects
 from ..seven_wonders.scoring import Table, best_science
 from ..seven_wonders.state import BUILD_FREE, DISCARD, STAGE, BuildFromDiscard, Decline, Pick
@@ -23,7 +24,16 @@ _DISCOUNT_WORTH = {1: 2.5, 2: 1.5, 3: 0.0}
 class SevenWondersBot(Bot):
     kind = "heuristic"
 
+    def __init__(self, game: Game, seat: Seat, rng: Stream) -> None:
+        super().__init__(game, seat, rng)
+        # this decision's worths: of each card, of the next stage, and the names my city
+        # chains from: a card is offered with several payments and as a discard, and
+        # each is worth the same sum of the same view
+        self.memo: dict[tuple[str, ...], Any] = {}
+        self.memo_view: View | None = None
+
     def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
+        self.memo, self.memo_view = {}, view
         actions = list(actions)
         best, best_score = actions[0], None
         for action in actions:
@@ -31,6 +41,14 @@ class SevenWondersBot(Bot):
             if best_score is None or score > best_score:
                 best, best_score = action, score
         return best
+
+    def _remembered(self, view: View, key: tuple[str, ...], work: Callable[[], Any]) -> Any:
+        """`work()`, once per decision (a call with another view works it out anew)."""
+        if view is not self.memo_view:
+            self.memo, self.memo_view = {}, view
+        if key not in self.memo:
+            self.memo[key] = work()
+        return self.memo[key]
 
     # ---- worth of one action -----------------------------------------------------------------
     def _worth(self, view: View, action: Action) -> float:
@@ -45,16 +63,25 @@ class SevenWondersBot(Bot):
         if action.kind == STAGE:
             board = BOARDS[(view.wonders[view.seat], view.sides[view.seat])]
             stage = board.stages[view.stages[view.seat]]
-            return self._effects_worth(view, stage.effects, None) + 1.0 - (stage.coin_cost + paid * 1.3) / 3
-        card = CARDS[action.card]
-        worth = self._card_worth(view, action.card)
+            effects = self._remembered(view, ("stage",), lambda: self._effects_worth(view, stage.effects, None))
+            return effects + 1.0 - (stage.coin_cost + paid * 1.3) / 3
         if action.kind == BUILD_FREE:
-            return worth + 0.2 * sum(k for _, k in card.cost) - 0.5
-        chained = bool(card.chain_from & {CARDS[c].name for c in view.cities[view.seat]})
-        spent = 0 if chained else card.coin_cost
+            card = CARDS[action.card]
+            return self._card_worth(view, action.card) + 0.2 * sum(k for _, k in card.cost) - 0.5
+        worth, spent = self._remembered(view, ("build", action.card), lambda: self._build_basis(view, action.card))
         return worth - (spent + paid * 1.3) / 3
 
+    def _build_basis(self, view: View, card_id: str) -> tuple[float, int]:
+        """(worth, coins spent) of building `card_id`, whatever is paid to the neighbours."""
+        card = CARDS[card_id]
+        names = self._remembered(view, ("chained",), lambda: {CARDS[c].name for c in view.cities[view.seat]})
+        chained = bool(card.chain_from & names)
+        return self._card_worth(view, card_id), 0 if chained else card.coin_cost
+
     def _card_worth(self, view: View, card_id: str) -> float:
+        return self._remembered(view, ("card", card_id), lambda: self._card_worth_now(view, card_id))
+
+    def _card_worth_now(self, view: View, card_id: str) -> float:
         card = CARDS[card_id]
         worth = self._effects_worth(view, card.effects, card_id)
         if card.chain_to and view.age < 3:
@@ -66,9 +93,10 @@ class SevenWondersBot(Bot):
         worth = float(e.points)
         if e.coins:
             worth += e.coins / 3
-        table = Table(view.wonders, view.sides, view.stages,
-                      [c + ((card_id,) if s == me and card_id else ()) for s, c in enumerate(view.cities)],
-                      view.coins, view.tokens)
+        if e.coins_per is not None or e.points_per is not None:  # the table, with this card built
+            table = Table(view.wonders, view.sides, view.stages,
+                          [c + ((card_id,) if s == me and card_id else ()) for s, c in enumerate(view.cities)],
+                          view.coins, view.tokens)
         if e.coins_per is not None:
             worth += e.coins_per.amount * table.count(me, e.coins_per) / 3
         if e.points_per is not None:

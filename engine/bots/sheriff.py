@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 
 from ..core import HIDDEN, Action, ActionSpace, Game, Seat, Stream, pick_uniform
 from ..sheriff.cards import IDX, IS_LEGAL, KING, LEGAL, PENALTY, VALUE
@@ -81,8 +82,9 @@ CONTRABAND_VALUE, CONTRABAND_PENALTY = 7.0, 4.0  # a typical contraband card
 SMUGGLE_BELOW = 0.35  # smuggling pays while bags are opened less often than this
 
 
-def _value(card: str) -> int:
-    return VALUE[IDX[card]]
+VALUE_OF = {good: VALUE[i] for good, i in IDX.items()}
+PENALTY_OF = {good: PENALTY[i] for good, i in IDX.items()}
+_value = VALUE_OF.__getitem__  # a good's value (a sort key too)
 
 
 def _is_legal(card: str) -> bool:
@@ -90,7 +92,7 @@ def _is_legal(card: str) -> bool:
 
 
 def _fine(cards: Sequence[str]) -> int:
-    return sum(PENALTY[IDX[c]] for c in cards)
+    return sum(map(PENALTY_OF.__getitem__, cards))
 
 
 def _canonical(cards: Sequence[str]) -> tuple[str, ...]:
@@ -101,6 +103,99 @@ def _names_goods(v: View) -> bool:
     """True when the view names my cards by good id: a plain game, not a dealt one."""
     hand = v.players[v.seat].hand
     return bool(hand) and hand[0] in IDX
+
+
+# ---- pure parts, remembered by their arguments (the same hands and stands come back) ----
+def _target_of(hand: tuple[str, ...], stand_up: tuple[str, ...]) -> str:
+    """`SheriffBot._target`: the copies of each legal good counted in place (no Counter)."""
+    return max(LEGAL, key=lambda g: ((hand.count(g) + stand_up.count(g)) * 4 + KING[g] // 5, -IDX[g]))
+
+
+@lru_cache(maxsize=4096)
+def _declaration_of(bag: tuple[str, ...], stand_up: tuple[str, ...]) -> str:
+    """The good to declare: the most copies of a legal good in the bag, the first on a tie."""
+    legal = Counter(c for c in bag if _is_legal(c))
+    if legal:
+        return max(legal, key=lambda g: (legal[g], -IDX[g]))
+    have = Counter(stand_up)  # all contraband: claim what we are known to collect
+    return max(LEGAL, key=lambda g: (have[g], -IDX[g]))
+
+
+def bag_value(bag: Sequence[str], declared: str, opened: float) -> float:
+    """Expected worth of loading `bag` declared as `declared`, opened with chance `opened`."""
+    kept = [c for c in bag if c == declared]
+    lost = [c for c in bag if c != declared]
+    passed = sum(map(_value, bag)) + KING_RACE * len(kept)
+    if lost:
+        caught = sum(map(_value, kept)) + KING_RACE * len(kept) - _fine(lost)
+    else:  # honest: the Sheriff pays the fines if he opens it
+        caught = passed + _fine(bag)
+    return (1 - opened) * passed + opened * caught
+
+
+@lru_cache(maxsize=4096)
+def _bag_choices(
+    hand: tuple[str, ...], stand_up: tuple[str, ...], opened: float,
+) -> tuple[tuple[float, tuple[str, ...]], ...]:
+    """`SheriffBot.bag_choices` from what it depends on: (worth, bag) in the order drawn from."""
+    contraband = sorted((c for c in hand if not _is_legal(c)), key=_value, reverse=True)
+    # bag_value of each bag, its sums over the contraband taken as running totals
+    values, fines = [0], [0]
+    for card in contraband:
+        values.append(values[-1] + VALUE_OF[card])
+        fines.append(fines[-1] + PENALTY_OF[card])
+    choices = []
+    for good in LEGAL:
+        n = min(hand.count(good), 5)
+        if not n and good != _declaration_of((), stand_up):
+            continue  # a bag of contraband only is declared one way
+        legal = [good] * n
+        legal_value, legal_fine, race = n * VALUE_OF[good], n * PENALTY_OF[good], KING_RACE * n
+        for k in range(0, min(len(contraband), 5 - n) + 1):
+            if not n and not k:
+                continue
+            passed = legal_value + values[k] + race
+            if k:  # contraband is never the declared good: it is lost
+                caught = legal_value + race - fines[k]
+            else:  # honest: the Sheriff pays the fines if he opens it
+                caught = passed + legal_fine
+            choices.append(((1 - opened) * passed + opened * caught, tuple(legal + contraband[:k])))
+    return tuple(choices)
+
+
+class Record(dict):
+    """(round, merchant) -> (sheriff, outcome, honest or None when not opened), counting its
+    changes (`version`) so the rates read from it are worked out once per change."""
+
+    version = 0
+
+    def __setitem__(self, key: tuple[int, int], value: tuple[int, str, bool | None]) -> None:
+        self.version += 1
+        super().__setitem__(key, value)
+
+    def __delitem__(self, key: tuple[int, int]) -> None:
+        self.version += 1
+        super().__delitem__(key)
+
+    def update(self, *args: object, **kwargs: object) -> None:
+        self.version += 1
+        super().update(*args, **kwargs)
+
+    def clear(self) -> None:
+        self.version += 1
+        super().clear()
+
+    def pop(self, *args: object) -> object:
+        self.version += 1
+        return super().pop(*args)
+
+    def popitem(self) -> tuple:
+        self.version += 1
+        return super().popitem()
+
+    def setdefault(self, key: tuple[int, int], default: object = None) -> object:
+        self.version += 1
+        return super().setdefault(key, default)
 
 
 def _table_mark(v: View, seat: int) -> tuple[int, int, int]:
@@ -116,7 +211,10 @@ class SheriffBot(Bot):
         super().__init__(game, seat, rng)
         # (round, merchant) -> (sheriff, outcome, honest or None when not opened): what the
         # views of this game showed, so both roles can read the table's history
-        self.record: dict[tuple[int, int], tuple[int, str, bool | None]] = {}
+        self.record: dict[tuple[int, int], tuple[int, str, bool | None]] = Record()
+        # the rates worked out from the record, by their arguments, for its version `memo_of`
+        self.memo: dict[tuple, float] = {}
+        self.memo_of = -1
         # my last view: (round, Sheriff, {merchant still to be dealt with: _table_mark})
         self.last: tuple[int, int, dict[int, tuple[int, int, int]]] | None = None
 
@@ -142,12 +240,15 @@ class SheriffBot(Bot):
     def _observe(self, v: View) -> None:
         if self.last is not None and self.last[0] < v.round and not any(p.outcome for p in v.players):
             self._settle_unseen(v)
-        for p in v.players:
-            if p.seat != v.sheriff and p.outcome:
+        record, players = self.record, v.players
+        for p in players:
+            if p.outcome and p.seat != v.sheriff:
                 honest = p.inspection.honest if p.inspection is not None else None
-                self.record[(v.round, p.seat)] = (v.sheriff, p.outcome, honest)
-        waiting = [m for m in (*v.pending, v.merchant) if m >= 0 and not v.players[m].outcome]
-        self.last = (v.round, v.sheriff, {m: _table_mark(v, m) for m in waiting})
+                seen = (v.sheriff, p.outcome, honest)
+                if record.get((v.round, p.seat)) != seen:  # written once: the rates stay known
+                    record[(v.round, p.seat)] = seen
+        waiting = [m for m in (*v.pending, v.merchant) if m >= 0 and not players[m].outcome]
+        self.last = (v.round, v.sheriff, {m: _table_mark(v, m) for m in waiting} if waiting else {})
 
     def _settle_unseen(self, v: View) -> None:
         """The bags of the last round dealt with after my last decision in it, read from what
@@ -164,9 +265,27 @@ class SheriffBot(Bot):
             else:  # cards were confiscated
                 self.record[(round_, m)] = (sheriff, "inspected", False)
 
+    def _remembered(self, key: tuple) -> float | None:
+        """A rate worked out already from this version of the record (None: not yet)."""
+        version = getattr(self.record, "version", None)
+        if version is None or version != self.memo_of:  # a plain dict (a test's) is never trusted
+            self.memo.clear()
+            self.memo_of = -1 if version is None else version
+            return None
+        return self.memo.get(key)
+
+    def _remember(self, key: tuple, rate: float) -> float:
+        if self.memo_of >= 0:
+            self.memo[key] = rate
+        return rate
+
     def inspect_rate(self, sheriff: int) -> float:
         """How often `sheriff` opens a bag: its own record, starting from the whole table's
         (every Sheriff so far), itself starting from INSPECT_PRIOR."""
+        rate = self._remembered(("inspect", sheriff))
+        return rate if rate is not None else self._remember(("inspect", sheriff), self._inspect_rate(sheriff))
+
+    def _inspect_rate(self, sheriff: int) -> float:
         outcomes = [(s, o) for s, o, _ in self.record.values()]
         opened = sum(o == "inspected" for _, o in outcomes)
         table = (INSPECT_PRIOR[0] + opened) / (sum(INSPECT_PRIOR) + len(outcomes))
@@ -178,6 +297,11 @@ class SheriffBot(Bot):
         """How likely `merchant`'s bag lies: the bags it was caught with or found honest, and
         of the bags that passed, about as many as the contraband they left face down on its
         stand (public) shows."""
+        key = ("lie", merchant, len(v.players[merchant].stand_down))
+        rate = self._remembered(key)
+        return rate if rate is not None else self._remember(key, self._lie_rate(v, merchant))
+
+    def _lie_rate(self, v: View, merchant: int) -> float:
         seen = [(o, h) for (_, m), (_, o, h) in self.record.items() if m == merchant]
         caught = sum(h is False for _, h in seen)
         passed = sum(h is None for _, h in seen)
@@ -220,8 +344,7 @@ class SheriffBot(Bot):
     # ---- market -------------------------------------------------------------------------
     def _target(self, hand: Sequence[str], stand_up: Sequence[str]) -> str:
         """The legal good to collect: most copies in hand and on the stand, then King bonus."""
-        have = Counter(hand) + Counter(stand_up)
-        return max(LEGAL, key=lambda g: (have[g] * 4 + KING[g] // 5, -IDX[g]))
+        return _target_of(tuple(hand), tuple(stand_up))
 
     def _keep(self, card: str, target: str) -> bool:
         return card == target or not _is_legal(card)
@@ -255,39 +378,25 @@ class SheriffBot(Bot):
     def _opened_chance(self, v: View) -> float:
         """How likely this round's Sheriff opens my bag: its rate, raised by my lies caught
         (it remembers them) and lowered when it found me honest."""
+        rate = self._remembered(("opened", v.sheriff))
+        return rate if rate is not None else self._remember(("opened", v.sheriff), self._opened(v))
+
+    def _opened(self, v: View) -> float:
         mine = [h for (_, m), (_, _, h) in self.record.items() if m == self.seat and h is not None]
         q = self.inspect_rate(v.sheriff) + 0.1 * mine.count(False) - 0.05 * mine.count(True)
         return min(max(q, 0.05), 0.95)
 
     def bag_value(self, bag: Sequence[str], declared: str, opened: float) -> float:
         """Expected worth of loading `bag` declared as `declared`, opened with chance `opened`."""
-        kept = [c for c in bag if c == declared]
-        lost = [c for c in bag if c != declared]
-        passed = sum(map(_value, bag)) + KING_RACE * len(kept)
-        if lost:
-            caught = sum(map(_value, kept)) + KING_RACE * len(kept) - _fine(lost)
-        else:  # honest: the Sheriff pays the fines if he opens it
-            caught = passed + _fine(bag)
-        return (1 - opened) * passed + opened * caught
+        return bag_value(bag, declared, opened)
 
     def bag_choices(self, v: View, hand: Sequence[str]) -> list[tuple[float, list[str]]]:
         """Each bag worth considering (one legal good, then the best contraband), valued."""
-        opened = self._opened_chance(v)
-        contraband = sorted((c for c in hand if not _is_legal(c)), key=_value, reverse=True)
-        stand_up = v.players[self.seat].stand_up
-        choices = []
-        for good in LEGAL:
-            legal = [c for c in hand if c == good][:5]
-            if not legal and good != self._declaration((), stand_up):
-                continue  # a bag of contraband only is declared one way
-            for k in range(0, min(len(contraband), 5 - len(legal)) + 1):
-                bag = legal + contraband[:k]
-                if bag:
-                    choices.append((self.bag_value(bag, good, opened), bag))
-        return choices
+        choices = _bag_choices(tuple(hand), tuple(v.players[self.seat].stand_up), self._opened_chance(v))
+        return [(ev, list(bag)) for ev, bag in choices]
 
-    def _load(self, v: View, hand: Sequence[str]) -> list[str]:
-        choices = self.bag_choices(v, hand)
+    def _load(self, v: View, hand: Sequence[str]) -> Sequence[str]:
+        choices = _bag_choices(tuple(hand), tuple(v.players[self.seat].stand_up), self._opened_chance(v))
         if not choices:
             return [min(hand, key=_value)]
         return choices[self._softmax([ev for ev, _ in choices], BAG_TEMPERATURE)][1]
@@ -304,11 +413,7 @@ class SheriffBot(Bot):
         return len(weights) - 1
 
     def _declaration(self, bag: Sequence[str], stand_up: Sequence[str]) -> str:
-        legal = Counter(c for c in bag if _is_legal(c))
-        if legal:
-            return max(legal, key=lambda g: (legal[g], -IDX[g]))
-        have = Counter(stand_up)  # all contraband: claim what we are known to collect
-        return max(LEGAL, key=lambda g: (have[g], -IDX[g]))
+        return _declaration_of(tuple(bag), tuple(stand_up))
 
     # ---- negotiation as a merchant ------------------------------------------------------
     def _offer(self, v: View) -> Action:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from ..core import HIDDEN
@@ -147,12 +148,19 @@ def _check_pay(s: State, seat: int, a: PayGoods) -> None:
 
 
 # ---- what a view lists of a plain game's zones (view.py is written on them) --------------
+# Views list the same few count vectors over and over (a hand, a stand): each listing is
+# remembered, keyed by the state's count tuples (pure functions of them).
+_listed = lru_cache(maxsize=4096)(ids_of)
+
+
+@lru_cache(maxsize=4096)
 def _known_first(known: Counts, total: int) -> tuple[str, ...]:
     """Someone else's zone of `total` cards: the identified goods, then one HIDDEN per other."""
     ids = ids_of(known)
     return ids + (HIDDEN,) * (total - len(ids))
 
 
+@lru_cache(maxsize=4096)
 def _stand_faces(stand: Counts) -> tuple[tuple[str, ...], Counts]:
     """A stand: (its legal goods, face up, listed; its contraband and royal goods, face down)."""
     return ids_of(tuple(n if IS_LEGAL[i] else 0 for i, n in enumerate(stand))), hidden_part(stand)
@@ -189,13 +197,13 @@ class Counted:
     on_stand = staticmethod(_on_stand)
     check_pay = staticmethod(_check_pay)
     goods = staticmethod(tuple)  # a zone as counts of goods (for the scores: already so)
-    own = staticmethod(ids_of)  # the viewing seat's own zone, listed
+    own = staticmethod(_listed)  # the viewing seat's own zone, listed
     opened = staticmethod(ids_of)  # an inspected bag's goods, as the log names them
 
     @staticmethod
     def in_goods(action: Any) -> Any:
         """An action as the log reads it: a plain game's actions name goods already."""
         return action
-    public = staticmethod(ids_of)  # a zone face up for everyone, listed
+    public = staticmethod(_listed)  # a zone face up for everyone, listed
     known_first = staticmethod(_known_first)
     stand_faces = staticmethod(_stand_faces)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from ..core import HIDDEN
@@ -64,6 +65,10 @@ def inspection(bag: Sequence[str], declared: str) -> Inspection:
     return Inspection(declared, kept, confiscated, fines(confiscated) if confiscated else fines(bag))
 
 
+_inspected = lru_cache(maxsize=4096)(inspection)
+"""`inspection` of a bag as a tuple, remembered: views show the same opened bag many times."""
+
+
 def accepted(bag: Sequence[str], bag_goods: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """An accepted offer promising `bag_goods` from `bag`: (the goods handed over, as far as
     they are really in the bag; the rest of the bag, which goes to the merchant's stand)."""
@@ -91,17 +96,26 @@ def consequences(
     (public size and declaration) and the confiscated goods' fines."""
     me = players[seat]
     own = me.bag if me.bag and HIDDEN not in me.bag else ()
+    dealt = (len(players[merchant].bag), players[merchant].declared) if merchant >= 0 else (0, "")
+    return _consequences(phase, step, tuple(own), me.declared, dealt, tuple(confiscated))
+
+
+@lru_cache(maxsize=4096)
+def _consequences(
+    phase: str, step: str, own: tuple[str, ...], declared: str, dealt: tuple[int, str],
+    confiscated: tuple[str, ...],
+) -> Consequences:
+    """`consequences` from what they depend on (remembered: a step repeats them for every
+    seat and the next steps often do too); `dealt` is the bag dealt with: (size, declared)."""
     declarations = ()
-    if phase == DECLARE and own and not me.declared:
-        declarations = tuple(inspection(own, good) for good in LEGAL)
-    if_opened = inspection(own, me.declared) if own and me.declared else None
+    if phase == DECLARE and own and not declared:
+        declarations = tuple(_inspected(own, good) for good in LEGAL)
+    if_opened = _inspected(own, declared) if own and declared else None
     honest_fine = 0
-    if phase == INSPECT and merchant >= 0 and players[merchant].declared:
-        dealt = players[merchant]
-        honest_fine = len(dealt.bag) * PENALTY[IDX[dealt.declared]]
+    if phase == INSPECT and dealt[1]:
+        honest_fine = dealt[0] * PENALTY[IDX[dealt[1]]]
     confiscation_fine = fines(confiscated) if step == CONFISCATE else 0
     return Consequences(declarations, if_opened, honest_fine, confiscation_fine)
-
 
 
 # ---- views ------------------------------------------------------------------------------
@@ -110,7 +124,7 @@ def make_view(s: State, seat: int | None) -> View:
     plain game, card ids in a dealt one (a card not known here is HIDDEN)."""
     z = Carded if len(s.aside) != NG else Counted
     over = s.phase == OVER
-    players = tuple(_seat_view(s, p, p == seat, over, z) for p in range(s.n_players))
+    players = _seat_views(s, seat, over, z)
     active = () if over else tuple(sorted(loaders(s))) if s.phase == LOAD else (s.turn,)
     confiscated = z.public(s.confiscated)
     return View(
@@ -125,20 +139,41 @@ def make_view(s: State, seat: int | None) -> View:
     )
 
 
-def _seat_view(s: State, p: int, mine: bool, over: bool, z: Any) -> SeatView:
-    hand, bag = s.hands[p], s.bags[p]
-    up, down = z.stand_faces(s.stands[p])
-    aside = s.aside if (s.phase == MARKET and p == s.turn) else z.EMPTY
+def _seat_views(s: State, seat: int | None, over: bool, z: Any) -> tuple[SeatView, ...]:
+    """Every seat as `seat` sees it (the arguments of `_listed_seat_view`, seat by seat)."""
+    in_market = s.turn if s.phase == MARKET else -1
+    empty = z.EMPTY
+    args = [(p, p == seat, p == seat or over, s.gold[p], s.hands[p], s.hand_known[p],
+             s.aside if p == in_market else empty, s.bags[p], s.declared[p], s.stands[p],
+             s.stand_known[p], s.outcomes[p], s.revealed[p]) for p in range(s.n_players)]
+    if z is Counted:  # every zone a tuple of counts: the same seat seen alike is built once
+        return tuple([_counted_seat_view(*one) for one in args])
+    return tuple([_listed_seat_view(z, *one) for one in args])
+
+
+@lru_cache(maxsize=8192)
+def _counted_seat_view(*args: Any) -> SeatView:
+    """`_listed_seat_view` of a plain game, remembered: most seats are unchanged from one view
+    to the next (and a SeatView is immutable, so views may share it)."""
+    return _listed_seat_view(Counted, *args)
+
+
+def _listed_seat_view(
+    z: Any, p: int, mine: bool, down_known: bool, gold: int, hand: Any, hand_known: Any,
+    aside: Any, bag: Any, declared: str, stand: Any, stand_known: Any, outcome: str,
+    revealed: tuple[str, ...],
+) -> SeatView:
+    up, down = z.stand_faces(stand)
     return SeatView(
         seat=p,
-        gold=s.gold[p],
-        hand=z.own(hand) if mine else z.known_first(s.hand_known[p], z.size(hand)),
+        gold=gold,
+        hand=z.own(hand) if mine else z.known_first(hand_known, z.size(hand)),
         set_aside=z.own(aside) if mine else (HIDDEN,) * z.size(aside),
         bag=z.own(bag) if mine else (HIDDEN,) * z.size(bag),
-        declared=s.declared[p],
+        declared=declared,
         stand_up=up,
-        stand_down=z.own(down) if (mine or over) else z.known_first(s.stand_known[p], z.size(down)),
-        outcome=s.outcomes[p],
-        revealed=s.revealed[p],
-        inspection=inspection(s.revealed[p], s.declared[p]) if s.revealed[p] else None,
+        stand_down=z.own(down) if down_known else z.known_first(stand_known, z.size(down)),
+        outcome=outcome,
+        revealed=revealed,
+        inspection=_inspected(revealed, declared) if revealed else None,
     )
