@@ -21,7 +21,6 @@ this game showed (each round's outcomes and opened bags).
 from __future__ import annotations
 
 import math
-from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -111,14 +110,14 @@ def _target_of(hand: tuple[str, ...], stand_up: tuple[str, ...]) -> str:
     return max(LEGAL, key=lambda g: ((hand.count(g) + stand_up.count(g)) * 4 + KING[g] // 5, -IDX[g]))
 
 
-@lru_cache(maxsize=4096)
 def _declaration_of(bag: tuple[str, ...], stand_up: tuple[str, ...]) -> str:
-    """The good to declare: the most copies of a legal good in the bag, the first on a tie."""
-    legal = Counter(c for c in bag if _is_legal(c))
+    """The good to declare: the most copies of a legal good in the bag, the first on a tie
+    (the copies counted in place: the keys are distinct, so no Counter order matters)."""
+    legal = [g for g in LEGAL if g in bag]
     if legal:
-        return max(legal, key=lambda g: (legal[g], -IDX[g]))
-    have = Counter(stand_up)  # all contraband: claim what we are known to collect
-    return max(LEGAL, key=lambda g: (have[g], -IDX[g]))
+        return max(legal, key=lambda g: (bag.count(g), -IDX[g]))
+    # all contraband: claim what we are known to collect
+    return max(LEGAL, key=lambda g: (stand_up.count(g), -IDX[g]))
 
 
 def bag_value(bag: Sequence[str], declared: str, opened: float) -> float:
