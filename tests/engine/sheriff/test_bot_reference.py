@@ -15,6 +15,7 @@ from engine.sheriff import GAME
 from engine.sheriff.cards import card_deck
 from engine.sheriff.state import Choose, Declare, Inspect, Load, Offer, SetAside
 
+from ..bots.reference import compare_one_game
 from .bot_reference import SheriffBotReference
 
 
@@ -28,21 +29,8 @@ def _options(n_players: int, dealt: bool, seed: bytes) -> dict[str, Any] | None:
 
 def _compare_one_game(n_players: int, label: str, dealt: bool = False) -> list:
     """Play a game with today's bots, asking the reference bot at every decision; the actions."""
-    seed = seed_bytes(label)
-    root = Stream(seed)
-    now = [SheriffBot(GAME, seat, root.fork(f"bot{seat}")) for seat in range(n_players)]
-    before = [SheriffBotReference(GAME, seat, root.fork(f"bot{seat}")) for seat in range(n_players)]
-    state = GAME.setup(n_players, seed, _options(n_players, dealt, seed))
-    decisions: list = []
-    while not GAME.is_over(state):
-        chosen = {}
-        for seat in sorted(GAME.active(state)):
-            view, actions = GAME.view(state, seat), GAME.legal_actions(state, seat)
-            chosen[seat] = now[seat].choose(view, actions)
-            assert chosen[seat] == before[seat].choose(view, actions), (label, len(decisions), view.phase)
-            assert now[seat].rng.below(1 << 30) == before[seat].rng.below(1 << 30), (label, len(decisions))
-            decisions.append(chosen[seat])
-        state = GAME.apply(state, chosen)
+    decisions, now, before = compare_one_game(GAME, SheriffBot, SheriffBotReference, n_players, label,
+                                              options=_options(n_players, dealt, seed_bytes(label)), same_draws=True)
     for mine, reference in zip(now, before, strict=True):
         assert mine.record == reference.record  # the same table history was read
     return decisions
