@@ -168,9 +168,10 @@ async def test_a_relay_forgets_finished_games_but_still_serves_them(tmp_path, mo
         assert relay.watchers == {} and relay.bots == {} and relay.bots_running == 0
         assert len(relay._loaded) <= relay.limits.loaded_archives
         # One connection (its two ends: the broker is in this process) may still be closing on a
-        # loaded machine; a leak per game would be ten sockets after these five games.
+        # loaded machine, for longer than 10 s with three test workers on two cores (seen once:
+        # two still open); a leak per game would be ten sockets after these five games.
         try:
-            await _until(lambda: _fds() <= fds + 2, 10.0)
+            await _until(lambda: _fds() <= fds + 2, 30.0)
         except AssertionError:
             grown = sorted(set(_open_files()) - set(before))
             raise AssertionError(f"open files grew with archived games: {fds} -> {_fds()}: {grown}") from None
