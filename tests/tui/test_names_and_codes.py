@@ -109,6 +109,41 @@ async def test_the_join_screen_trusts_the_certificate_the_code_pins(monkeypatch)
         assert "certificate pin at the end of the invite code" in screen_text(app)
 
 
+async def test_a_game_list_answering_after_the_join_screen_is_gone_costs_nothing(monkeypatch):
+    """The broker's list of open games arrives after the player already left the join screen
+    (joined by code, or Esc): the late answer is dropped, not a crash of the whole app."""
+    import asyncio
+
+    answer = asyncio.Event()
+
+    class Transport:
+        async def stop(self) -> None:
+            pass
+
+    async def fake_connect(url, settings, timeout):
+        return Transport()
+
+    async def slow_list(transport):
+        await answer.wait()
+        return []
+
+    monkeypatch.setattr("net.launch.connect", fake_connect)
+    monkeypatch.setattr("net.session.list_open_games", slow_list)
+    app = GamenightApp(config=_config())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        screen = JoinScreen()
+        app.push_screen(screen)
+        await pilot.pause()
+        # as a screen being replaced looks while its workers still run: its widgets pruned first
+        await screen.query_one("#join-games").remove()
+        await screen.query_one("#join-status").remove()
+        answer.set()
+        await settle(pilot)
+        assert app.is_running and app.return_code is None
+        assert isinstance(app.screen, JoinScreen)
+
+
 def _cli(*args: str, home: Path, timeout: float = 30) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(GAMENIGHT), *args], capture_output=True, text=True, timeout=timeout,
                           env={"GAMENIGHT_HOME": str(home), "PATH": "/usr/bin:/bin"}, stdin=subprocess.DEVNULL)

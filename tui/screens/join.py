@@ -127,12 +127,15 @@ class JoinScreen(TableSetupScreen):
             games = await list_open_games(transport)
         finally:
             await transport.stop()
+        picklist = next(self.query("#join-games").results(PickList), None)
+        if picklist is None or self.session is not None:
+            return  # joined (or left) while the broker answered: the list is being torn down
         rows = []
         for g in games:
             seats = f"{g.players - g.free}/{g.players} seated"
             state = f"{g.free} free" if g.open and g.free else "playing"
             rows.append(PickRow((url, g.gid, g.invite, cert), f"{g.gid:<22} {g.game:<10} host {g.host_name:<12} {seats}, {state}"))
-        self.query_one("#join-games", PickList).set_rows(rows)
+        picklist.set_rows(rows)
         self._status(f"{len(games)} game(s) on {url}." if games else f"No open game on {url} yet (F5 to look again).")
 
     def _settings(self, url: str, cert: str = "") -> Any:
@@ -174,6 +177,7 @@ class JoinScreen(TableSetupScreen):
         if self.session is not None:
             return
         self.session = "joining"
+        self.workers.cancel_group(self, "find")  # its answer would land on a screen being replaced
         self._status(f"{'Watching' if watch else 'Joining'} {gid}…")
         self._join(url, gid, watch, pin, cert)
 

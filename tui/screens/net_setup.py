@@ -35,7 +35,10 @@ class TableSetupScreen(Screen[None]):
         self.set_interval(1.0, self._watch_seed_deadline)
 
     def _status(self, text: str, error: bool = False) -> None:
-        status = self.query_one(f"#{self.STATUS_ID}", Static)
+        found = self.query(f"#{self.STATUS_ID}").results(Static)
+        status = next(found, None)
+        if status is None:  # a worker answering after the screen was replaced: nobody to tell
+            return
         status.update(text)
         status.set_class(error, "error")
 
