@@ -127,7 +127,7 @@ class JoinScreen(TableSetupScreen):
             games = await list_open_games(transport)
         finally:
             await transport.stop()
-        picklist = next(self.query("#join-games").results(PickList), None)
+        picklist = self.query_one_optional("#join-games", PickList)
         if picklist is None or self.session is not None:
             return  # joined (or left) while the broker answered: the list is being torn down
         rows = []

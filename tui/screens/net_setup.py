@@ -35,8 +35,7 @@ class TableSetupScreen(Screen[None]):
         self.set_interval(1.0, self._watch_seed_deadline)
 
     def _status(self, text: str, error: bool = False) -> None:
-        found = self.query(f"#{self.STATUS_ID}").results(Static)
-        status = next(found, None)
+        status = self.query_one_optional(f"#{self.STATUS_ID}", Static)
         if status is None:  # a worker answering after the screen was replaced: nobody to tell
             return
         status.update(text)

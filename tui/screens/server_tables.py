@@ -74,14 +74,17 @@ class ServerTablesScreen(Screen[None]):
     async def refresh_tables(self) -> None:
         door = self.app.door
         entries = await asyncio.to_thread(read_tables, door.tables, broker=door.broker) if door else []
-        if self.is_attached:
-            self._show(entries)
+        self._show(entries)
 
     def _show(self, entries: list[TableEntry]) -> None:
+        table_list = self.query_one_optional("#tables-list", PickList)
+        status = self.query_one_optional("#tables-status", Static)
+        if table_list is None or status is None:  # left while the tables were read: nobody to show
+            return
         self.entries = {entry.gid: entry for entry in entries}
-        self.query_one("#tables-list", PickList).set_rows([PickRow(e.gid, table_row(e)) for e in entries])
+        table_list.set_rows([PickRow(e.gid, table_row(e)) for e in entries])
         playing = sum(1 for e in entries if e.started)
-        self.query_one("#tables-status", Static).update(
+        status.update(
             f"{len(entries)} table{'s' if len(entries) != 1 else ''}, {playing} playing." if entries
             else "A table hosted \"open to this server\" shows up here as it opens.")
 
