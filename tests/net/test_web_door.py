@@ -242,7 +242,11 @@ async def test_the_relay_prints_the_address_keeps_it_and_ctrl_c_leaves_no_proces
             children = tab_processes(relay.process.pid)
             assert len(children) == 1
             relay.process.send_signal(signal.SIGINT)
-            assert await closing_reason(ws) == "gamenight: the relay is stopping"
+            try:
+                reason = await closing_reason(ws)
+            except TimeoutError:
+                raise AssertionError(f"the tab was not closed after Ctrl-C; the relay printed:\n{relay.output()}") from None
+            assert reason == "gamenight: the relay is stopping"
             assert await asyncio.to_thread(relay.process.wait, 60) in (0, 130)
     assert wait_until(lambda: not any(running(pid) for pid in children), 30)
     with relay_process(tmp_path / "home") as again:  # the address given out still works

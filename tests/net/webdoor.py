@@ -83,6 +83,10 @@ class RelayProcess:
     process: subprocess.Popen
     url: str  # the browser door's address, key included
     home: Path
+    out: Path  # what it printed (stdout and stderr)
+
+    def output(self) -> str:
+        return self.out.read_text(errors="replace")
 
     @property
     def base(self) -> str:
@@ -92,31 +96,32 @@ class RelayProcess:
 
 @contextmanager
 def relay_process(home: Path, *args: str, timeout: float = 90.0) -> Iterator[RelayProcess]:
-    """`gamenight relay --web 0 ...` as a second process; stopped with Ctrl-C (SIGINT)."""
+    """`gamenight relay --web 0 ...` as a second process; stopped with Ctrl-C (SIGINT). Its
+    output goes to a file beside `home`: a pipe nobody reads once the address is found would
+    fill (the relay's lines, its tabs' children's) and freeze the relay in a write."""
     command = [sys.executable, "-m", "tui", "relay", "--port", "0", "--web", "0", *args]
     env = {**os.environ, "GAMENIGHT_HOME": str(home)}
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    home.parent.mkdir(parents=True, exist_ok=True)
+    out = home.with_name(f"{home.name}-relay.out")
+    with out.open("w") as sink:
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT, text=True)
     try:
-        url = _door_url(process, timeout)
-        yield RelayProcess(process, url, home)
+        url = _door_url(process, out, timeout)
+        yield RelayProcess(process, url, home, out)
     finally:
         interrupt(process, 60)
 
 
-def _door_url(process: subprocess.Popen, timeout: float) -> str:
+def _door_url(process: subprocess.Popen, out: Path, timeout: float) -> str:
     deadline = time.monotonic() + timeout
-    assert process.stdout is not None
-    lines = []
-    while time.monotonic() < deadline:
-        line = process.stdout.readline()
-        if not line:
-            break
-        lines.append(line)
-        if found := re.search(r"browser door on (http://\S+)", line):
+    while time.monotonic() < deadline and process.poll() is None:
+        if found := re.search(r"browser door on (http://\S+)", out.read_text()):
             return found.group(1)
+        time.sleep(0.1)
+    if found := re.search(r"browser door on (http://\S+)", out.read_text()):
+        return found.group(1)
     process.kill()
-    raise AssertionError(f"the relay printed no door address: {lines} {process.stderr.read()}")
+    raise AssertionError(f"the relay printed no door address: {out.read_text()}")
 
 
 def interrupt(process: subprocess.Popen, grace: float) -> None:
