@@ -26,7 +26,7 @@ import pytest
 from net.doors.env import key_id
 from tests.tui.test_terminal import capture, wait_for
 
-from .webdoor import interrupt
+from .webdoor import ctrl_c_as_in_a_terminal, interrupt
 
 GAMENIGHT = Path(sys.executable).parent / "gamenight"
 NEEDS = ("ssh", "ssh-keygen", "tmux")
@@ -108,7 +108,8 @@ def relay_process(root: Path, *args: str, env: Mapping[str, str] | None = None) 
     with out.open("w") as sink:
         process = subprocess.Popen(
             [str(GAMENIGHT), "relay", "--port", "0", "--ssh", "0", "--authorized-keys", str(keys / "authorized"),
-             *args], stdout=sink, stderr=subprocess.STDOUT, env=environ)
+             *args], stdout=sink, stderr=subprocess.STDOUT, env=environ,
+            preexec_fn=ctrl_c_as_in_a_terminal)
     try:
         deadline = time.monotonic() + SLOW
         match = None

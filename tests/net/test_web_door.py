@@ -231,7 +231,6 @@ def test_the_key_is_kept_across_restarts_and_a_bad_one_is_replaced(tmp_path):
     assert load_secret(tmp_path) not in (key, "../../etc")
 
 
-@pytest.mark.alone  # in the parallel suite its tab was twice not closed after Ctrl-C (cause not found)
 async def test_the_relay_prints_the_address_keeps_it_and_ctrl_c_leaves_no_process(tmp_path):
     with relay_process(tmp_path / "home", "--web-name", "test table") as relay:
         assert relay.url.startswith("http://127.0.0.1:")

@@ -94,6 +94,13 @@ class RelayProcess:
         return self.url.rsplit("/", 2)[0]
 
 
+def ctrl_c_as_in_a_terminal() -> None:
+    """In the child before exec: Ctrl-C's default, as an operator's terminal gives it. A suite
+    started in the background (`make test &`, nohup) ignores SIGINT, and an ignored signal stays
+    ignored across exec, so the relay would never hear the test's Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @contextmanager
 def relay_process(home: Path, *args: str, timeout: float = 90.0) -> Iterator[RelayProcess]:
     """`gamenight relay --web 0 ...` as a second process; stopped with Ctrl-C (SIGINT). Its
@@ -104,7 +111,8 @@ def relay_process(home: Path, *args: str, timeout: float = 90.0) -> Iterator[Rel
     home.parent.mkdir(parents=True, exist_ok=True)
     out = home.with_name(f"{home.name}-relay.out")
     with out.open("w") as sink:
-        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT, text=True)
+        process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=sink, stderr=subprocess.STDOUT, text=True,
+                                   preexec_fn=ctrl_c_as_in_a_terminal)
     try:
         url = _door_url(process, out, timeout)
         yield RelayProcess(process, url, home, out)
