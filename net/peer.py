@@ -111,6 +111,7 @@ class Peer:
         self._bot_task: asyncio.Task[None] | None = None
         self._watch_task: asyncio.Task[None] | None = None
         self._inflight: set[asyncio.Task[None]] = set()
+        self._holding = False  # the sender took a message and waits for the disk before sending it
         self._channels = {
             "log": (self.topics.log, 1), "sync": (self.topics.sync, 1),
             "chat": (self.topics.chat, 0), "lobby": (self.topics.lobby, 1),
@@ -196,7 +197,7 @@ class Peer:
         """Wait until everything queued has been handed to the transport."""
         loop = asyncio.get_running_loop()
         end = loop.time() + timeout
-        while (not self.outbox.empty() or self._inflight) and loop.time() < end:
+        while (not self.outbox.empty() or self._inflight or self._holding) and loop.time() < end:
             await asyncio.sleep(0.01)
 
     def _on_connect(self) -> None:
@@ -269,7 +270,13 @@ class Peer:
         while True:
             item = await self.outbox.get()
             if self.store is not None and (written := self.store.unwritten()) is not None:
-                await written  # what we send is on disk first (the writes run off the loop)
+                # what we send is on disk first (the writes run off the loop); flush() waits for
+                # a message held here too, or a peer stopped meanwhile loses it
+                self._holding = True
+                try:
+                    await written
+                finally:
+                    self._holding = False
             topic, qos = self._destination(item)
             if not self._inflight and self.transport.publish_now(topic, item.payload, qos, item.retain):
                 self.sent += 1

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
 import net.codec as codec
+import net.store as store_module
 import net.transport as transport_module
 from engine.core import state_hash
 from engine.registry import get_game
@@ -281,7 +283,40 @@ async def test_tables_that_stall_while_setting_up_give_their_slot_to_the_next(tm
         await relay.stop()
 
 
-async def test_an_idle_table_lends_its_bots_and_gets_them_back_when_its_player_moves(tmp_path, monkeypatch) -> None:
+async def _ends_or_report(peer: Peer, relay: Relay, *others: Peer, timeout: float = 120.0) -> None:
+    """Wait for `peer`'s game to end; if it does not, fail with what every table and watcher waits for."""
+    try:
+        await asyncio.wait_for(peer.done.wait(), timeout)
+    except TimeoutError:
+        lines = []
+        for p in (peer, *others):
+            ls = p.lockstep
+            lines.append(f"{ls.name} {ls.gid}: {ls.phase} step {ls.step} awaits {set(ls.awaited())} "
+                         f"accepted {len(ls.accepted)} done {p.done.is_set()}")
+        for gid, watcher in relay.watchers.items():
+            ls = watcher.lockstep
+            lines.append(f"watcher {gid}: {ls.phase} step {ls.step} awaits {set(ls.awaited())} "
+                         f"accepted {len(ls.accepted)} done {watcher.done.is_set()}")
+        for gid, table in relay.lending.tables.items():
+            bots = [(b.lockstep.step, set(b.lockstep.awaited()), b.done.is_set()) for b in table.peers]
+            lines.append(f"bots of {gid}: {table.state} holds {table.holds()} awaited {set(table.awaited)} "
+                         f"queued {table.queued} peers {bots}")
+        raise AssertionError("the game did not end:\n" + "\n".join(lines)) from None
+
+
+@pytest.mark.parametrize("write_seconds", [0.0, 0.02], ids=["fast disk", "slow disk"])
+async def test_an_idle_table_lends_its_bots_and_gets_them_back_when_its_player_moves(
+        tmp_path, monkeypatch, write_seconds) -> None:
+    """On a slow disk a bot's last message waits for its write when the relay parks (stops) it:
+    lost, the relay's watcher (which cannot ask for a sync) waited on that bot for good, and its
+    table kept the bots the next one needed (CI, stop 30)."""
+    real_write = store_module.atomic_write
+
+    def slow_write(path, data, mode=0o644):
+        time.sleep(write_seconds)  # on the store's writer thread, as a slow disk would
+        real_write(path, data, mode)
+
+    monkeypatch.setattr(store_module, "atomic_write", slow_write)
     broker, relay = await _memory_relay(tmp_path, monkeypatch, max_bots=2, idle_seconds=0.5)
     first, second = await _connections(broker, 2)
     try:
@@ -290,12 +325,12 @@ async def test_an_idle_table_lends_its_bots_and_gets_them_back_when_its_player_m
         await _until(lambda: slow.lockstep.my_turn())
         step = slow.lockstep.step
         quick = await _real_host(second)  # both bots are busy at the slow table
-        await asyncio.wait_for(quick.done.wait(), 120)
+        await _ends_or_report(quick, relay, slow)
         assert quick.lockstep.phase == "over" and relay.lending.parked >= 1
         assert slow.lockstep.step == step and slow.lockstep.gid not in relay.bots  # parked, files kept
         slow.bot_kind = "random"  # the slow player moves at last; the bots resume from their files
         slow._schedule_bot()
-        await asyncio.wait_for(slow.done.wait(), 120)
+        await _ends_or_report(slow, relay, quick)
         watcher = relay.watchers.get(slow.lockstep.gid)
         assert slow.lockstep.phase == "over"
         assert watcher is None or watcher.lockstep.hash == slow.lockstep.hash

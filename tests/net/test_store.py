@@ -14,9 +14,14 @@ from pathlib import Path
 import pytest
 
 import net.store as store_module
+from engine.registry import get_game
+from net.identity import Identity
+from net.lockstep import Lockstep, Publish
 from net.paths import atomic_write
+from net.peer import Peer
 from net.store import GameStore
 from net.store import atomic_write as reexported
+from net.transport import MemoryBroker, MemoryTransport
 
 
 @pytest.fixture
@@ -89,3 +94,30 @@ def test_atomic_write_leaves_the_old_or_the_new_content(tmp_path) -> None:
 
 def test_there_is_one_atomic_write() -> None:
     assert reexported is atomic_write  # net.store's name (tui/savefile.py) is net.paths' function
+
+
+async def test_a_flush_waits_for_a_message_the_sender_holds_until_the_disk_has_it(tmp_path, gate) -> None:
+    """A relay parks a bot (stops its peer, which flushes first) just as the bot commits: the
+    commit, taken from the queue and waiting for its secret's write, is handed over before the
+    flush returns. (Stopped before, the commit was on the bot's disk only.)"""
+    opened, _ = gate
+    broker = MemoryBroker()
+    transport, listener = MemoryTransport(broker), MemoryTransport(broker)
+    await transport.start()
+    await listener.start()
+    seen: list[bytes] = []
+    await listener.subscribe("#", lambda topic, payload, retained: seen.append(payload))
+    peer = Peer(Lockstep(get_game("money"), "money-0123456789", Identity.generate(), name="Bot 1"), transport,
+                store=GameStore(tmp_path / "g"), stall_after=0)
+    await peer.start()
+    await asyncio.sleep(0.05)
+    peer.store.save_secrets({"commit": b"s" * 32})  # held at the gate
+    peer.outbox.put_nowait(Publish("log", b"our commit"))
+    await asyncio.sleep(0.05)
+    assert peer.outbox.empty() and b"our commit" not in seen  # the sender holds it
+    asyncio.get_running_loop().call_later(0.2, opened.set)
+    await peer.flush(timeout=5.0)
+    assert transport.sent >= 2  # the presence, then the commit: handed to the connection
+    await asyncio.sleep(0.01)
+    assert b"our commit" in seen
+    await peer.stop()
