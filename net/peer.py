@@ -29,11 +29,11 @@ from .transport import Transport, Will
 
 log = logging.getLogger("gamenight.net")
 
-# Seconds between two "still here" presences, where retained presence does not reach every
-# peer (a cluster keeps it per node): 0 = none (the default for now, so a table on one broker
-# sends what it always sent; a relay's lending test stalled now and then with 10 s, not yet
-# understood, see docs/protocol.md). A seat not heard for PRESENCE_MISSED periods counts offline.
-PRESENCE_EVERY = 0.0
+# Seconds of silence after which a peer says "still here" with its presence, where retained
+# presence and wills do not reach every peer (a cluster keeps them per node): anything it
+# signs counts as well, so a peer at play repeats nothing. 0 = never. A seat the table waits on
+# and not heard for PRESENCE_MISSED periods counts offline (docs/protocol.md, section 1).
+PRESENCE_EVERY = 10.0
 PRESENCE_MISSED = 3
 ANSWER_EVERY = 1.0  # at most one answer to "who hosts this table?" a second, however many ask
 
@@ -130,7 +130,7 @@ class Peer:
 
     # ---- lifecycle ---------------------------------------------------------------------
     def will(self) -> Will | None:
-        payload = self.lockstep.presence("offline")
+        payload = self.lockstep.presence("offline", will=True)
         if payload is None:
             return None
         return Will(self.topics.presence(self._pid), payload, qos=1, retain=True)
@@ -242,14 +242,12 @@ class Peer:
         PRESENCE_MISSED periods offline: where retained presence and wills do not reach every
         peer (a cluster keeps them per node; a node that dies takes its clients' wills along),
         live presence still tells the table who is there."""
-        loop = asyncio.get_running_loop()
-        last = loop.time()
+        social = self.lockstep.social
         while True:
             await asyncio.sleep(min(0.5, (self.presence_every or 1.0) / 2))
             if not self.presence_every:
                 continue
-            if loop.time() - last >= self.presence_every and self.transport.connected.is_set():
-                last = loop.time()
+            if social.silent_for() >= self.presence_every and self.transport.connected.is_set():
                 self._publish_presence(self._status)
             self._run(self.lockstep.social.expire(self.presence_every * PRESENCE_MISSED))
 

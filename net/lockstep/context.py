@@ -129,6 +129,10 @@ class Context:
         self._last_nonce = max(int(self.clock() * 1_000_000), self._last_nonce + 1)
         return self._last_nonce
 
+    def signed_at(self) -> float:
+        """When (our clock) we last signed a message for the table, 0 before the first."""
+        return self._last_nonce / 1_000_000
+
     def sign(self, kind: str, body: dict[str, Any], seat: int | None = None) -> Envelope:
         assert self.me is not None, "a spectator sends nothing that needs a seat"
         if seat is None:

@@ -235,8 +235,8 @@ class Lockstep:
         """(game id, table secret) of the rematch the host offered us, if it did."""
         return self.rematch.offer
 
-    def presence(self, status: str) -> bytes | None:
-        return self.social.presence(status)
+    def presence(self, status: str, *, will: bool = False) -> bytes | None:
+        return self.social.presence(status, will=will)
 
     def sync_request(self) -> list[Output]:
         """Ask the others for everything from our current step (or from scratch)."""
@@ -361,6 +361,8 @@ class Lockstep:
         ctx = self.ctx
         if env.gid != ctx.gid:
             return ctx.drop(env, f"message for game {env.gid!r}, this is {ctx.gid!r}")
+        if ctx.via is None:
+            self.social.hear(env)
         if ctx.frozen and env.kind not in ("chat", "presence", "sync_req", "deck_audit"):
             return []
         handler = self._handlers.get(env.kind)

@@ -23,6 +23,8 @@ class Social:
         self.offline: set[int] = set()
         self.heard: dict[int, float] = {}  # seat -> when (our clock) its latest presence came
         self.stamps: dict[int, int] = {}  # seat -> the newest stamp ("q") of its "online" presences
+        self.latest: dict[int, int] = {}  # seat -> the newest stamp of anything live it signed
+        self.said_at = 0.0  # when (our clock) we last made our presence
 
     def chat(self, text: str) -> list[Output]:
         ctx = self.ctx
@@ -62,11 +64,19 @@ class Social:
             self.chat_seen.popitem(last=False)
         return [Note("chat", f"{who}: {env.body['text']}", {"seat": env.seat, "name": who, "text": env.body["text"]})]
 
-    def presence(self, status: str) -> bytes | None:
+    def presence(self, status: str, *, will: bool = False) -> bytes | None:
+        """Our signed presence; a `will` is only published by the broker once we are gone."""
         ctx = self.ctx
         if ctx.me is None:
             return None
+        if not will:
+            self.said_at = ctx.clock()
         return presence_payload(ctx.me, ctx.gid, status, ctx.name, clock=ctx.clock)
+
+    def silent_for(self) -> float:
+        """Seconds since we last told the table we are here: a presence, or any message we
+        signed (a fresh one, which the others `hear`; a resent one was signed earlier)."""
+        return self.ctx.clock() - max(self.said_at, self.ctx.signed_at())
 
     def on_presence(self, env: Envelope) -> list[Output]:
         ctx = self.ctx
@@ -84,6 +94,18 @@ class Social:
             self.stamps[seat] = env.nonce
         self.heard[seat] = ctx.clock()
         return self._mark(seat, offline)
+
+    def hear(self, env: Envelope) -> None:
+        """A live message signed for its seat, newer than any before it from that seat, says
+        the seat is here as a presence would: a peer that is publishing need not also repeat
+        its presence. A replayed one (an older stamp) or one inside a sync proves nothing."""
+        ctx = self.ctx
+        keys = ctx.keys
+        if not keys or not 0 <= env.seat < len(keys) or env.nonce <= self.latest.get(env.seat, -1):
+            return
+        if env.sender in (keys[env.seat], ctx.signers.get(env.seat)):
+            self.latest[env.seat] = env.nonce
+            self.heard[env.seat] = ctx.clock()
 
     def expire(self, after: float) -> list[Output]:
         """Count offline a seat the table waits on that we have not heard for `after` seconds

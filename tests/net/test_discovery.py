@@ -10,9 +10,11 @@ broker floods questions and fake presence: the answers stay one a second, nothin
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
+from net.codec import ZERO32, decode_envelope
 from net.identity import Identity
 from net.launch import BrokerSettings, connect
 from net.lockstep import presence_payload
@@ -21,7 +23,7 @@ from net.topics import Topics
 
 from .brokers import HAVE_MOSQUITTO, running_broker
 from .fakegame import GAME
-from .helpers import until
+from .helpers import forge, memory_table, settle, until
 
 pytestmark = pytest.mark.net
 
@@ -149,3 +151,33 @@ async def test_a_flood_of_questions_and_fake_presence_changes_nothing_and_costs_
             assert host.lockstep.phase == "play" and not host.lockstep.frozen
         finally:
             await _stop(peers, transports)
+
+
+async def test_a_seat_that_signs_is_heard_without_repeating_its_presence_and_a_replay_is_not():
+    """What a seat signs anew tells the table it is there, so a peer at play repeats no
+    presence; a message of its replayed (an old stamp) keeps nobody online."""
+    identities = [Identity.generate() for _ in range(3)]
+    _, _, peers = await memory_table(3, options={"rounds": 4}, identities=identities)
+    try:
+        now = [time.time()]
+        for p in peers:
+            p.presence_every = 0.0  # this test moves the clock and asks itself
+            p.lockstep.ctx.clock = lambda: now[0]
+        host = peers[0].lockstep
+        assert host.awaited() == {0, 1, 2} and not host.social.expire(30)
+        now[0] += 20
+        peers[2].chat("still thinking")
+        await settle()
+        assert peers[2].lockstep.social.silent_for() < 0.001
+        gid = host.gid
+        replayed = forge(identities[1], gid, "chat", {"text": "an old line"}, seat=1, step=0,
+                         state_hash=ZERO32, prev_hash=ZERO32, nonce=1)
+        host.receive(decode_envelope(replayed))
+        now[0] += 15
+        assert peers[1].lockstep.social.silent_for() >= 35 > peers[2].lockstep.social.silent_for()
+        notes = host.social.expire(30)
+        assert host.offline == {1}, "seat 1 signed nothing new for 35 s; seat 2 chatted 15 s ago"
+        assert [n.text for n in notes] == ["P1 is offline: the table waits for them"]
+    finally:
+        for p in peers:
+            await p.stop(clean=False)
