@@ -24,11 +24,10 @@ class CommitReveal:
 
     def on_message(self, env: Envelope, mine: bool) -> list[Output]:
         """A `commit` or `reveal` of an active seat for the step in progress."""
-        steps, r = self.steps, self.steps.round
-        if env.kind == "reveal" and not mine and any(s not in r.commits for s in steps.active()):
-            # An honest peer reveals only after it holds every commit; one that arrives earlier
-            # is not kept, so nothing can depend on it (a stalled step asks for it again).
-            return self.ctx.drop(env, f"reveal from seat {env.seat} before all commits of step {env.step} are in: not used")
+        r = self.steps.round
+        # A reveal may come before a commit it followed (brokers order messages per publisher
+        # only: a bridge, a cluster, a peer catching up): it is held, one per seat, unopened and
+        # unchecked until every commit is in, and a second, different one is equivocation.
         r.table(env.kind)[env.seat] = env
         r.bad_reveals.discard(env.seat)
         if mine:
