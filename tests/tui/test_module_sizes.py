@@ -21,8 +21,6 @@ MODULES = sorted(p for layer in ("engine", "net", "tui") for p in (ROOT / layer)
 
 KNOWN_LONG = {
     "net/lockstep/dealing.py": "the deal inside lockstep, to become a service of its step machine (issue 21 item 3)",
-    "tui/cli_net.py": "the network commands, to be split by command (issue 21 item 6)",
-    "tui/cli_net.py:net_selfplay": "the network self-play command (issue 21 item 6)",
 }
 """Modules (path) and functions (path:name) known to be over the limits -> why."""
 
