@@ -219,13 +219,38 @@ async def join_game(
     """
     store = _store(gid, identity, persist and not watch)
     raws = store.read_log() if store else []
-    announce: Envelope | None = None
+    announce = await _announce_unless_known(transport, gid, prefix, timeout, pin, bool(raws), watch)
+    game_id, game = _game_to_join(gid, announce, store, watch, game)
+    lockstep = Lockstep(game, gid, identity, name=name, secrets=store.load_secrets() if store else None, pin=pin)
+    if announce is not None:
+        lockstep.receive(announce)
+    peer = Peer(lockstep, transport, prefix=prefix, store=store, bot=bot, bot_delay=bot_delay)
+    if raws:
+        peer.restore(raws)
+    if store is not None:
+        store.save_meta({"gid": gid, "game": game_id, "role": "bot" if bot else "player",
+                         "broker": broker_url, "prefix": prefix, "name": name,
+                         "pin": pin_text(pin) if pin is not None else ""})
+    return await _start_joined(peer, announce, bool(raws), watch, timeout)
+
+
+async def _announce_unless_known(transport: Transport, gid: str, prefix: str, timeout: float,
+                                 pin: TablePin | None, resuming: bool, watch: bool) -> Envelope | None:
+    """The host's announcement of `gid`; None if none came but we need none: our own log
+    (`resuming`, asked only briefly) or watching tells the game. Else Refused."""
     try:
-        announce = await fetch_announce(transport, gid, prefix, timeout=timeout if not raws else min(timeout, 1.5),
-                                        pin=pin)
+        return await fetch_announce(transport, gid, prefix, timeout=timeout if not resuming else min(timeout, 1.5),
+                                    pin=pin)
     except Refused:
-        if not raws and not watch:
+        if not resuming and not watch:
             raise
+    return None
+
+
+def _game_to_join(gid: str, announce: Envelope | None, store: GameStore | None, watch: bool,
+                  game: Game | None) -> tuple[str, Game]:
+    """(game id, Game) of the table: from the announcement, else our saved meta, else (watching)
+    the gid's prefix; `game` itself if it is that game. Refused if none or not one we can play."""
     game_id = announce.body["game"] if announce else (store.load_meta().get("game") if store else None)
     if game_id is None:
         if watch:
@@ -237,20 +262,18 @@ async def join_game(
             game = get_game(game_id)
         except Exception as exc:
             raise Refused(f"this client cannot play {game_id!r}: {exc}") from None
-    lockstep = Lockstep(game, gid, identity, name=name, secrets=store.load_secrets() if store else None, pin=pin)
-    if announce is not None:
-        lockstep.receive(announce)
-    peer = Peer(lockstep, transport, prefix=prefix, store=store, bot=bot, bot_delay=bot_delay)
-    if raws:
-        peer.restore(raws)
-    if store is not None:
-        store.save_meta({"gid": gid, "game": game_id, "role": "bot" if bot else "player",
-                         "broker": broker_url, "prefix": prefix, "name": name,
-                         "pin": pin_text(pin) if pin is not None else ""})
+    return game_id, game
+
+
+async def _start_joined(peer: Peer, announce: Envelope | None, resuming: bool, watch: bool,
+                        timeout: float) -> Peer:
+    """Start the peer with its first messages: a sync (watching), a resume (a seat or our own
+    log), a rejoin (a started game we are not in yet), else a hello to take a seat."""
+    lockstep = peer.lockstep
     if watch:
         lockstep.may_draw_seed = False  # watching, even with a seated key, never adds a seed share
         outputs = lockstep.sync_request()
-    elif raws or lockstep.my_seat is not None:
+    elif resuming or lockstep.my_seat is not None:
         outputs = peer.resume_outputs()
         if lockstep.my_seat is None and lockstep.phase == "lobby":
             outputs = lockstep.hello() + outputs

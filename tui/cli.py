@@ -2,7 +2,7 @@
 
 Bad input never shows a traceback: it is one line on stderr and exit status 2. Each
 subcommand sets `func(args) -> int` with `set_defaults`; the network subcommands are added by
-`tui.cli_net.add_net_commands` the same way.
+`tui.cli_net.add_net_commands` the same way (one module per command: tui/cli_net_*.py).
 """
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def cmd_resume(args: argparse.Namespace) -> int:
 
     path = Path(args.file) if args.file else last_save_path()
     if not args.file and network_game_is_newer(path):
-        from tui.cli_net import resume_last_network
+        from tui.cli_net_join import resume_last_network
 
         return resume_last_network()
     if path is None:
@@ -135,7 +135,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 def cmd_selfplay(args: argparse.Namespace) -> int:
     if args.net:
         try:
-            run_net = import_module("tui.cli_net").run_selfplay_net
+            run_net = import_module("tui.cli_net_selfplay").run_selfplay_net
         except (ImportError, AttributeError):
             raise CliError("network self-play (--net) is not available in this build") from None
         return int(run_net(args) or 0)

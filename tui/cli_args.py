@@ -1,4 +1,4 @@
-"""What the `gamenight` commands share (tui/cli.py, tui/cli_net.py): the one-line error and the
+"""What the `gamenight` commands share (tui/cli.py, tui/cli_net*.py): the one-line error and the
 readers of the arguments they have in common. Both command modules import it; it imports
 neither, so the two do not import each other's helpers in a circle.
 """

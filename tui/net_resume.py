@@ -1,7 +1,7 @@
 """The Host or Join screen that rejoins this machine's newest unfinished network game (for
 `gamenight join`/`resume` and the menu's Continue); tui/net_games.py finds the game.
 
-Kept apart from the CLI (tui/cli_net.py) so that the app can ask it without importing the
+Kept apart from the CLI (tui/cli_net*.py) so that the app can ask it without importing the
 command modules, which import the app (no import circle in tui/). Everything from net/ and
 the screens is imported on use: the network stack loads only when a network game is asked for.
 """

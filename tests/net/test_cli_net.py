@@ -85,11 +85,11 @@ def test_selfplay_net_json_reports_messages_desyncs_and_latency(capsys) -> None:
 @pytest.mark.net
 def test_selfplay_net_on_a_stall_says_what_it_waited_for(monkeypatch, capsys) -> None:
     """A table where no bot ever acts: one line naming the game, the step and the awaited seats."""
-    import tui.cli_net
+    import tui.cli_net_selfplay
     from net.peer import Peer
 
     monkeypatch.setattr(Peer, "_schedule_bot", lambda self: None)
-    monkeypatch.setattr(tui.cli_net, "STALL_AFTER", 1.0)
+    monkeypatch.setattr(tui.cli_net_selfplay, "STALL_AFTER", 1.0)
     assert main(["selfplay", "money", "--players", "3", "--games", "2", "--net"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err

@@ -475,14 +475,14 @@ def test_host_clock_and_deadline_options_become_the_table_settings() -> None:
     import argparse
 
     from tui.cli import CliError
-    from tui.cli_net import _table_settings
+    from tui.cli_net_host import host_table_settings
 
-    assert _table_settings(argparse.Namespace(clock="bank:10m+5s", deadline=90)) == {"clock": "bank:600+5", "act": 90}
-    assert _table_settings(argparse.Namespace(clock=None, deadline=None)) == {"clock": "off"}
+    assert host_table_settings(argparse.Namespace(clock="bank:10m+5s", deadline=90)) == {"clock": "bank:600+5", "act": 90}
+    assert host_table_settings(argparse.Namespace(clock=None, deadline=None)) == {"clock": "off"}
     with pytest.raises(CliError, match="clock 'soon'"):
-        _table_settings(argparse.Namespace(clock="soon", deadline=None))
+        host_table_settings(argparse.Namespace(clock="soon", deadline=None))
     with pytest.raises(CliError, match="--deadline"):
-        _table_settings(argparse.Namespace(clock=None, deadline=2))
+        host_table_settings(argparse.Namespace(clock=None, deadline=2))
 
 
 async def _seed_withheld():

@@ -174,13 +174,14 @@ async def test_the_printed_code_is_the_host_screens_and_a_joiner_needs_nothing_e
     """`gamenight host --tls` prints the code before its TUI starts the broker: the same code
     the Host screen shows then. A joiner whose settings pin another certificate (its usual
     relay's) joins with that code, hands on the same code, and keeps the pin to rejoin."""
-    from tui.cli_net import _planned_invite, _saved_pin
+    from tui.cli_net_host import planned_invite
+    from tui.net_games import saved_pin
 
     port, gid = free_port(), "money-5ca1ab1e"
     settings = BrokerSettings(port=port, tls=True)
-    planned = _planned_invite(BrokerSettings(port=port, tls=True), gid)
+    planned = planned_invite(BrokerSettings(port=port, tls=True), gid)
     session = await host_session("money", players=2, settings=settings, gid=gid, host_bot="best",
-                                 persist=False, name="Ann")  # the key _planned_invite read too
+                                 persist=False, name="Ann")  # the key planned_invite read too
     try:
         assert session.invite == planned and parse_invite(planned).cert == session.fingerprint
         invite = parse_invite(session.invite)
@@ -193,7 +194,7 @@ async def test_the_printed_code_is_the_host_screens_and_a_joiner_needs_nothing_e
             assert joined.peer.lockstep.state is not None and joined.peer.lockstep.my_seat == 1
             assert joined.invite == session.invite  # the code Bob passes on works as Ann's does
             assert elsewhere.fingerprint == "ab" * 32
-            assert _saved_pin(gid) == (invite.pin, invite.cert)  # `gamenight join` alone rejoins
+            assert saved_pin(gid) == (invite.pin, invite.cert)  # `gamenight join` alone rejoins
         finally:
             await joined.close()
     finally:

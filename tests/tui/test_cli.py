@@ -74,9 +74,9 @@ def test_selfplay_json_reports_speed_wins_and_scores(capsys):
 
 
 def test_selfplay_net_without_the_network_stack_is_a_clear_error(capsys, monkeypatch):
-    import tui.cli_net
+    import tui.cli_net_selfplay
 
-    monkeypatch.delattr(tui.cli_net, "run_selfplay_net", raising=False)
+    monkeypatch.delattr(tui.cli_net_selfplay, "run_selfplay_net", raising=False)
     code, _, err = run(capsys, "selfplay", "money", "--net")
     assert_one_line_error(code, err, "--net")
 

@@ -20,11 +20,7 @@ MAX_FUNCTION_LINES = 60
 MODULES = sorted(p for layer in ("engine", "net", "tui") for p in (ROOT / layer).rglob("*.py"))
 
 KNOWN_LONG = {
-    "engine/ten/rules.py": "Ten's rules, to be split as Money! and 7 Wonders were (issue 21 item 6)",
     "net/lockstep/dealing.py": "the deal inside lockstep, to become a service of its step machine (issue 21 item 3)",
-    "tui/cli_net.py": "the network commands, to be split by command (issue 21 item 6)",
-    "tui/cli_net.py:net_selfplay": "the network self-play command (issue 21 item 6)",
-    "net/session.py:join_game": "joining a table (issue 21 item 6)",
 }
 """Modules (path) and functions (path:name) known to be over the limits -> why."""
 

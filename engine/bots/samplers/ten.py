@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...core import Game, Stream
-from ...ten.rules import deck_for
+from ...ten.cards import deck_for
 from ...ten.state import State, View
 from . import fresh_rng
 

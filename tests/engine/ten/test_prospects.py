@@ -152,8 +152,8 @@ def test_the_best_way_to_pay_is_the_first_of_every_way_in_random_games() -> None
 def test_prospects_priced_on_the_first_read_are_the_ones_the_view_priced_at_once() -> None:
     """A view keeps its prospects unpriced until read (a bot never reads them): every way of
     reading them — the field, equality, canonical bytes — gives what pricing at once gave."""
-    from engine.ten.rules import prospects as price_now
     from engine.ten.state import PricedLater, View
+    from engine.ten.view import prospects as price_now
 
     rng = Stream(seed_bytes("ten-priced-later"))
     for game in range(6):

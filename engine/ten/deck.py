@@ -1,0 +1,81 @@
+"""What the whole table knows of Ten's deck: which cards it holds (not their order) and how
+many of them would bust the turn player. Over the network its faces are tokens until drawn."""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+from ..core.hidden import is_token
+from .cards import (
+    BUST_AT_CURRENCY,
+    BUST_AT_TOTAL,
+    CARD_TYPES,
+    CURRENCY,
+    CURRENCY_VALUE,
+    NUMBER,
+    NUMBER_VALUE,
+    TYPE_OF,
+    deck_for,
+)
+from .state import State
+
+Unseen = tuple[tuple[str, int], ...]
+
+
+def unseen_counts(deck: tuple[str, ...]) -> Unseen:
+    """(type id, copies) of the cards nobody has seen: the deck's contents, not its order."""
+    return tuple(sorted(Counter(map(TYPE_OF.__getitem__, deck)).items()))
+
+
+_TYPE_FACTS = {t.id: (t.kind, t.number, t.value) for t in CARD_TYPES.values()}
+
+
+@lru_cache(maxsize=256)
+def deck_facts(deck: tuple[str, ...]) -> tuple[Unseen, tuple[int, ...], tuple[int, ...]]:
+    """The deck's public facts: `unseen_counts`, and for k = 0, 1, ... the unseen number
+    cards of k or more and the unseen currency cards of value k or more (the last entry of
+    each is 0: no card is that high)."""
+    unseen = unseen_counts(deck)
+    numbers = [0] * (max(NUMBER_VALUE.values()) + 2)
+    currency = [0] * (max(CURRENCY_VALUE.values()) + 2)
+    for card_type, copies in unseen:
+        kind, number, value = _TYPE_FACTS[card_type]
+        if kind == NUMBER:
+            numbers[number] += copies
+        elif kind == CURRENCY:
+            currency[value] += copies
+    for counts in (numbers, currency):
+        for k in range(len(counts) - 2, -1, -1):
+            counts[k] += counts[k + 1]
+    return unseen, tuple(numbers), tuple(currency)
+
+
+def _at_least(counts_from: tuple[int, ...], k: int) -> int:
+    return counts_from[min(max(k, 0), len(counts_from) - 1)]
+
+
+def unseen_deck(state: State) -> tuple[str, ...]:
+    """The deck's cards (faces, any order): the deck itself, or over the network, where its
+    faces are tokens until drawn, every card of the game that lies nowhere else face up."""
+    deck = state.deck
+    if not deck or not is_token(deck[0]):
+        return deck
+    return tuple(sorted((Counter(deck_for(state.n_players)) - Counter(off_deck(state))).elements()))
+
+
+def off_deck(state: State) -> tuple[str, ...]:
+    """Every card that has left the deck: all of them face up for the whole table."""
+    wild = (state.auction.wild,) if state.auction is not None else ()
+    return (state.tableau + state.market + state.discard + wild
+            + tuple(c for cards in state.collections for c in cards))
+
+
+def bust_cards(total: int, currency_sum: int, deck: tuple[str, ...]) -> int:
+    """Unseen cards that would bust a player at this running total and currency total if drawn
+    next (public: the deck holds exactly the cards nobody has seen)."""
+    _, numbers_from, currency_from = deck_facts(deck)
+    return _at_least(numbers_from, BUST_AT_TOTAL - total) + _at_least(
+        currency_from, BUST_AT_CURRENCY - currency_sum
+    )
+
