@@ -145,7 +145,11 @@ async def test_a_flood_of_questions_and_fake_presence_changes_nothing_and_costs_
             await hostile.publish(topics.presence("x"), seen[-1])
             await asyncio.sleep(0.3)
             assert 1 <= len(answers) <= 3, len(answers)  # one a second, whatever the flood
-            assert set(answers) == {host.lockstep.lobby.announce_raw}
+            # the host's announcement, as it is now (a stalled host signs it again with the rest
+            # of its part, so the bytes may be of an earlier signing)
+            current = decode_envelope(host.lockstep.lobby.announce_raw)
+            for answer in map(decode_envelope, answers):
+                assert (answer.kind, answer.sender, answer.body) == ("announce", ids[0].public, current.body)
             assert host.lockstep.offline == {1}  # the real "offline" counted, the replayed "online" did not
             assert len(host.lockstep.social.heard) <= 2 and len(host.lockstep.social.stamps) <= 2
             assert host.lockstep.phase == "play" and not host.lockstep.frozen
