@@ -156,9 +156,13 @@ def _colour_options(
     """One colour's intervals as (points, need, numbered wilds usable, span) best points first,
     the best points for each total need 0..shared, and the span of the best needing none. Cached apart from the whole collection: a
     bot prices a collection without each of its cards in turn, and the other colours stay."""
+    rainbow = shared - numbered.bit_count()
     found = tuple(
-        (points, max(0, gaps.bit_count() - own), gaps & numbered, span)
+        (points, need, numbers, span)
         for points, gaps, span in _spanned_candidates(mask, own + shared)
+        # an interval whose gaps this colour cannot fill even with every shared wild
+        # (fewer usable numbered wilds and rainbows than it needs) is never part of a total
+        if (need := max(0, gaps.bit_count() - own)) <= (numbers := gaps & numbered).bit_count() + rainbow
     )
     # by_need[k] is the points of the first interval needing at most k (best points first);
     # the empty interval needs nothing, so every k has one
