@@ -237,10 +237,81 @@ def best_runs(masks: tuple[int, ...], pool: Pool) -> tuple[int, Spans]:
     return _search(options, bound, shared, rainbow, best, alone)
 
 
+def _fits(subs: list[tuple[int, int]], need: int, numbers: int, rainbow: int) -> bool:
+    """Can one more colour needing `need` shared wilds, `numbers` of them usable numbered
+    wilds, join colours whose subsets have the (needs, usable numbers) `subs` (the empty one
+    first)? Hall's condition as in `_coverable`, checked only for the subsets with the new
+    colour (the others held before it joined; colours needing none never break it)."""
+    for n, u in subs:
+        if n + need - (u | numbers).bit_count() > rainbow:
+            return False
+    return True
+
+
 def _search(
     options: list, bound: list[list[int]], shared: int, rainbow: int, best: int, spans: Spans
 ) -> tuple[int, Spans]:
-    """Branch and bound from the best (`best`, `spans`) found so far."""
+    """Branch and bound from the best (`best`, `spans`) found so far: the colours one loop
+    each, in the order and with the cuts of a depth-first search over the colours' intervals
+    (best points first), so it finds the same total and intervals."""
+    if N_COLOURS != 4:
+        return _search_any(options, bound, shared, rainbow, best, spans)
+    o0, o1, o2, o3 = options
+    b1, b2, b3 = bound[1], bound[2], bound[3]
+    s0: list[tuple[int, int]] = [(0, 0)]
+    for p0, n0, u0, x0 in o0:
+        if p0 + b1[shared] <= best:
+            break  # sorted by points: nothing later in this colour can do better
+        l0 = shared - n0
+        if l0 < 0 or p0 + b1[l0] <= best:
+            continue
+        if n0:
+            if not _fits(s0, n0, u0, rainbow):
+                continue
+            s1 = [(0, 0), (n0, u0)]
+        else:
+            s1 = s0
+        for p1, n1, u1, x1 in o1:
+            q1 = p0 + p1
+            if q1 + b2[l0] <= best:
+                break
+            l1 = l0 - n1
+            if l1 < 0 or q1 + b2[l1] <= best:
+                continue
+            if n1:
+                if not _fits(s1, n1, u1, rainbow):
+                    continue
+                s2 = s1 + [(n + n1, u | u1) for n, u in s1]
+            else:
+                s2 = s1
+            for p2, n2, u2, x2 in o2:
+                q2 = q1 + p2
+                if q2 + b3[l1] <= best:
+                    break
+                l2 = l1 - n2
+                if l2 < 0 or q2 + b3[l2] <= best:
+                    continue
+                if n2:
+                    if not _fits(s2, n2, u2, rainbow):
+                        continue
+                    s3 = s2 + [(n + n2, u | u2) for n, u in s2]
+                else:
+                    s3 = s2
+                for p3, n3, u3, x3 in o3:
+                    q3 = q2 + p3
+                    if q3 <= best:
+                        break
+                    if n3 > l2 or (n3 and not _fits(s3, n3, u3, rainbow)):
+                        continue
+                    best, spans = q3, (x0, x1, x2, x3)
+                    break  # later intervals of the last colour have no more points
+    return best, spans
+
+
+def _search_any(
+    options: list, bound: list[list[int]], shared: int, rainbow: int, best: int, spans: Spans
+) -> tuple[int, Spans]:
+    """`_search` for any number of colours."""
     needs: tuple[int, ...] = ()
     usable: tuple[int, ...] = ()
     chosen: Spans = ()
