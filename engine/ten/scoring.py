@@ -157,25 +157,28 @@ def _colour_options(
     the best points for each total need 0..shared, and the span of the best needing none. Cached apart from the whole collection: a
     bot prices a collection without each of its cards in turn, and the other colours stay."""
     rainbow = shared - numbered.bit_count()
-    found = tuple(
-        (points, need, numbers, span)
-        for points, gaps, span in _spanned_candidates(mask, own + shared)
-        # an interval whose gaps this colour cannot fill even with every shared wild
-        # (fewer usable numbered wilds and rainbows than it needs) is never part of a total
-        if (need := max(0, gaps.bit_count() - own)) <= (numbers := gaps & numbered).bit_count() + rainbow
-    )
+    found = []
     # by_need[k] is the points of the first interval needing at most k (best points first);
     # the empty interval needs nothing, so every k has one
     by_need = [0] * (shared + 1)
     reach = shared + 1
-    for points, need, _, _ in found:
+    alone = -1
+    for points, gaps, span in _spanned_candidates(mask, own + shared):
+        need = gaps.bit_count() - own
+        if need <= 0:
+            need = 0
+            if alone < 0:
+                alone = span  # the best needing no shared wild
+        numbers = gaps & numbered
+        # an interval whose gaps this colour cannot fill even with every shared wild
+        # (fewer usable numbered wilds and rainbows than it needs) is never part of a total
+        if need > numbers.bit_count() + rainbow:
+            continue
+        found.append((points, need, numbers, span))
         if need < reach:
             by_need[need:reach] = [points] * (reach - need)
             reach = need
-            if not reach:
-                break
-    alone = next(span for _, need, _, span in found if not need)  # the best needing no shared wild
-    return found, tuple(by_need), alone
+    return tuple(found), tuple(by_need), alone
 
 
 @lru_cache(maxsize=1 << 14)
@@ -183,15 +186,20 @@ def _coverable_cached(needs: tuple[int, ...], usable: tuple[int, ...], rainbow: 
     return _coverable(list(needs), list(usable), rainbow)
 
 
-@lru_cache(maxsize=1 << 14)
-def _bounds(by_need: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+def _bounds(by_need: list[tuple[int, ...]], shared: int) -> list[list[int]]:
     """bound[c][k]: the most points colours c.. can make with k shared wilds, each colour
-    using its best for its own need (a knapsack that ignores which numbers). Read only."""
-    shared = len(by_need[0]) - 1
-    bound = [[0] * (shared + 1) for _ in range(N_COLOURS + 1)]
-    for c in range(N_COLOURS - 1, -1, -1):
-        row, after = by_need[c], bound[c + 1]
-        bound[c] = [max(row[j] + after[k - j] for j in range(k + 1)) for k in range(shared + 1)]
+    using its best for its own need (a knapsack that ignores which numbers); bound[0] only
+    for k = shared, the only one read."""
+    after = [0] * (shared + 1)
+    bound = [after]
+    ks = range(shared + 1)
+    for c in range(N_COLOURS - 1, 0, -1):
+        row = by_need[c]
+        after = [max([row[j] + after[k - j] for j in range(k + 1)]) for k in ks]
+        bound.append(after)
+    row = by_need[0]
+    bound.append([0] * shared + [max([row[j] + after[shared - j] for j in ks])])
+    bound.reverse()
     return bound
 
 
@@ -231,7 +239,7 @@ def best_runs(masks: tuple[int, ...], pool: Pool) -> tuple[int, Spans]:
     alone = tuple(span for _, _, span in per_colour)
     if shared == 0:  # nothing shared to place: each colour takes its best on its own
         return best, alone
-    bound = _bounds(tuple(by_need))
+    bound = _bounds(by_need, shared)
     if bound[0][shared] <= best:  # the colours' best on their own reach the bound already
         return best, alone
     return _search(options, bound, shared, rainbow, best, alone)
