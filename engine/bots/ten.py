@@ -18,7 +18,7 @@ from functools import lru_cache
 from ..core import Action, ActionSpace, pick_uniform
 from ..ten.cards import CELL, NUMBER_VALUE, TOKEN_CAP, TYPE_OF
 from ..ten.payment import payment_shapes
-from ..ten.scoring import collection_runs, collection_total
+from ..ten.scoring import best_total, collection_runs, masks_and_pool
 from ..ten.state import (
     AUCTION,
     BUY,
@@ -57,8 +57,9 @@ def value(cards: Sequence[str]) -> float:
 
 @lru_cache(maxsize=1 << 14)
 def _value(cards: tuple[str, ...]) -> float:
-    cells = {CELL[c] for c in cards if c in CELL}
-    return collection_total(cards) + CELL_POINTS * len(cells)
+    masks, pool = masks_and_pool(cards)
+    # the distinct colour+number spots held are the bits of the masks
+    return best_total(masks, pool) + CELL_POINTS * sum(mask.bit_count() for mask in masks)
 
 
 class _Losses:
@@ -198,6 +199,8 @@ class TenBot(Bot):
 
     # ---- decisions --------------------------------------------------------------------------
     def _draw_or_claim(self, view: View) -> Action:
+        if view.deck_size and not view.bust_cards:
+            return Draw()  # no risk: drawing wins whatever the stake (0 × (stake + 1) < 0.6)
         me = self._mine(view)
         numbers = [c for c in view.tableau if c in NUMBER_VALUE]
         numbers_value = self._gain(view, numbers)
@@ -216,9 +219,12 @@ class TenBot(Bot):
     def _bid(self, view: View) -> Action:
         auction = view.auction
         me = self._mine(view)
-        gain = self._gain(view, [auction.wild])
-        ceiling = min(int(gain / TOKEN_POINTS), me.currency + 3 * me.busts, me.power)
         low = auction.high_bid + 1
+        means = min(me.currency + 3 * me.busts, me.power)
+        if means < low:
+            return Pass()  # the ceiling is at most its means: it passes whatever the wild adds
+        gain = self._gain(view, [auction.wild])
+        ceiling = min(int(gain / TOKEN_POINTS), means)
         if ceiling < low:
             return Pass()
         last = len(auction.bidders) == 1

@@ -375,16 +375,55 @@ def pool_of(wilds: Sequence[str]) -> Pool:
     return tuple(colour_wilds), numbered, rainbow
 
 
+def _role(card: str) -> tuple[int, int, int]:
+    """(kind, colour index, bit) of a collection card: 0 a number card (its colour and number
+    bit), 1 a colour wild (its colour), 2 a numbered wild (its number bit), 3 a rainbow wild."""
+    if card in CELL:
+        c, n = CELL[card]
+        return 0, c, _bit(n)
+    t = CARD_TYPES[TYPE_OF[card]]
+    if t.kind == COLOUR_WILD:
+        return 1, COLOUR_INDEX[t.colour], 0
+    if t.kind == NUMBER_WILD:
+        return 2, 0, _bit(t.number)
+    return 3, 0, 0
+
+
+_ROLE = {card: _role(card) for card in TYPE_OF if card in CELL or card in IS_WILD}
+
+
+def masks_and_pool(cards: Sequence[str]) -> tuple[tuple[int, ...], Pool]:
+    """A collection's held numbers per colour (bit masks) and its pool of wilds, in one pass:
+    what `_split` and `pool_of` give (other cards are ignored)."""
+    masks = [0] * N_COLOURS
+    colour_wilds = [0] * N_COLOURS
+    numbered = rainbow = 0
+    role = _ROLE.get
+    for card in cards:
+        r = role(card)
+        if r is None:
+            continue
+        kind, c, bit = r
+        if kind == 0:
+            masks[c] |= bit
+        elif kind == 1:
+            colour_wilds[c] += 1
+        elif kind == 2:
+            numbered |= bit
+        else:
+            rainbow += 1
+    return tuple(masks), (tuple(colour_wilds), numbered, rainbow)
+
+
 def collection_total(cards: Sequence[str]) -> int:
     """The score of a collection (physical card ids) with the best wild assignment."""
-    masks, wilds = _split(cards)
-    return best_total(tuple(masks), pool_of(wilds))
+    masks, pool = masks_and_pool(cards)
+    return best_total(masks, pool)  # read from the module: bench/ten_bots.py swaps it
 
 
 def collection_runs(cards: Sequence[str]) -> tuple[int, Spans]:
     """`collection_total` and, per colour, the numbers of the interval it scores (`best_runs`)."""
-    masks, wilds = _split(cards)
-    return best_runs(tuple(masks), pool_of(wilds))
+    return best_runs(*masks_and_pool(cards))
 
 
 @plain("ten.RunCell")
@@ -492,6 +531,6 @@ def result_of(collections: Sequence[Sequence[str]], currency: Sequence[int]) -> 
 __all__ = [
     "CollectionScore", "ColourRun", "RunCell", "WildUse", "best_runs", "best_total",
     "collection_runs",
-    "collection_total", "longest_run", "pool_of", "result_of", "run_points", "score_collection",
+    "collection_total", "longest_run", "masks_and_pool", "pool_of", "result_of", "run_points", "score_collection",
     "tiebreak_key",
 ]
