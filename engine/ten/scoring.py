@@ -152,9 +152,10 @@ def _coverable(needs: list[int], usable: list[int], rainbow: int) -> bool:
 @lru_cache(maxsize=1 << 14)
 def _colour_options(
     mask: int, own: int, shared: int, numbered: int
-) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[int, ...], int]:
+) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[int, ...], int, tuple[tuple[int, int], ...]]:
     """One colour's intervals as (points, need, numbered wilds usable, span) best points first,
-    the best points for each total need 0..shared, and the span of the best needing none. Cached apart from the whole collection: a
+    the best points for each total need 0..shared, the span of the best needing none, and the
+    (need, points) steps of the best points by need. Cached apart from the whole collection: a
     bot prices a collection without each of its cards in turn, and the other colours stay."""
     rainbow = shared - numbered.bit_count()
     found = []
@@ -163,6 +164,7 @@ def _colour_options(
     by_need = [0] * (shared + 1)
     reach = shared + 1
     alone = -1
+    steps: list[tuple[int, int]] = []  # (need, points) where by_need rises, the highest first
     for points, gaps, span in _spanned_candidates(mask, own + shared):
         need = gaps.bit_count() - own
         if need <= 0:
@@ -178,7 +180,8 @@ def _colour_options(
         if need < reach:
             by_need[need:reach] = [points] * (reach - need)
             reach = need
-    return tuple(found), tuple(by_need), alone
+            steps.append((need, points))
+    return tuple(found), tuple(by_need), alone, tuple(steps)
 
 
 @lru_cache(maxsize=1 << 14)
@@ -186,19 +189,20 @@ def _coverable_cached(needs: tuple[int, ...], usable: tuple[int, ...], rainbow: 
     return _coverable(list(needs), list(usable), rainbow)
 
 
-def _bounds(by_need: list[tuple[int, ...]], shared: int) -> list[list[int]]:
+def _bounds(per_colour: list, shared: int) -> list[list[int]]:
     """bound[c][k]: the most points colours c.. can make with k shared wilds, each colour
     using its best for its own need (a knapsack that ignores which numbers); bound[0] only
-    for k = shared, the only one read."""
-    after = [0] * (shared + 1)
-    bound = [after]
+    for k = shared, the only one read. A colour's best points rise with its need only at its
+    steps, so only those are tried (the rows after it rise with k too)."""
     ks = range(shared + 1)
-    for c in range(N_COLOURS - 1, 0, -1):
-        row = by_need[c]
-        after = [max([row[j] + after[k - j] for j in range(k + 1)]) for k in ks]
+    after = list(per_colour[-1][1])  # the last colour alone: its best for each need
+    bound = [[0] * (shared + 1), after]
+    for c in range(N_COLOURS - 2, 0, -1):
+        steps = per_colour[c][3]
+        after = [max([p + after[k - n] for n, p in steps if n <= k]) for k in ks]
         bound.append(after)
-    row = by_need[0]
-    bound.append([0] * shared + [max([row[j] + after[shared - j] for j in ks])])
+    top = max([p + after[shared - n] for n, p in per_colour[0][3]])
+    bound.append([0] * shared + [top])
     bound.reverse()
     return bound
 
@@ -232,14 +236,13 @@ def best_runs(masks: tuple[int, ...], pool: Pool) -> tuple[int, Spans]:
     if shared + sum(colour_wilds) == 0:
         return sum(map(_MASK_POINTS.__getitem__, masks)), tuple(map(_longest_span, masks))
     per_colour = [_colour_options(mask, colour_wilds[c], shared, numbered) for c, mask in enumerate(masks)]
-    options = [found for found, _, _ in per_colour]
-    by_need = [row for _, row, _ in per_colour]
-    best = sum(row[0] for row in by_need)
+    best = sum([row[0] for _, row, _, _ in per_colour])
     # each colour on its own: its first interval that needs no shared wild has its best points
-    alone = tuple(span for _, _, span in per_colour)
+    alone = tuple([span for _, _, span, _ in per_colour])
     if shared == 0:  # nothing shared to place: each colour takes its best on its own
         return best, alone
-    bound = _bounds(by_need, shared)
+    options = [found for found, _, _, _ in per_colour]
+    bound = _bounds(per_colour, shared)
     if bound[0][shared] <= best:  # the colours' best on their own reach the bound already
         return best, alone
     return _search(options, bound, shared, rainbow, best, alone)
