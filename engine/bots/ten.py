@@ -18,7 +18,7 @@ from functools import lru_cache
 from ..core import Action, ActionSpace, pick_uniform
 from ..ten.cards import CELL, NUMBER_VALUE, TOKEN_CAP, TYPE_OF
 from ..ten.payment import payment_shapes
-from ..ten.scoring import best_total, collection_runs, masks_and_pool
+from ..ten.scoring import best_total, collection_runs, masks_and_pool, number_gain_ceiling
 from ..ten.state import (
     AUCTION,
     BUY,
@@ -150,6 +150,25 @@ def cheapest(price: int, currency: int, busts: int, held: tuple[str, ...]) -> tu
     return best
 
 
+@lru_cache(maxsize=1 << 14)
+def gain_ceiling(held: tuple[str, ...], numbers: tuple[str, ...]) -> float:
+    """A ceiling on `_value(held + numbers) - _value(held)` for number cards, without a search:
+    each card in turn adds at most `number_gain_ceiling` points to the total (with the cards
+    before it held) and CELL_POINTS if its spot is new."""
+    masks, (colour_wilds, numbered, rainbow) = masks_and_pool(held)
+    masks = list(masks)
+    rise = 0
+    spots = 0
+    for card in numbers:
+        c, n = CELL[card]
+        if masks[c] >> n & 1:
+            continue  # a spot held already: the same masks, the same total
+        rise += number_gain_ceiling(masks[c], n, colour_wilds[c], numbered, rainbow)
+        spots += 1
+        masks[c] |= 1 << n
+    return rise + CELL_POINTS * spots
+
+
 @lru_cache(maxsize=1 << 12)
 def cost_floor(price: int, currency: int, busts: int, n_cards: int) -> float:
     """A floor under `cheapest`'s cost that needs no card losses: each shape's cost with its
@@ -243,8 +262,12 @@ class TenBot(Bot):
             if TYPE_OF[card] in seen:
                 continue
             seen.add(TYPE_OF[card])
+            floor = self._cost_floor(view, NUMBER_VALUE[card])
+            held = tuple(self._mine(view).collection)
+            if gain_ceiling(held, (card,)) - floor <= best[0] - SURELY_ABOVE:
+                continue  # surely no more than the best even at its ceiling: spare its search
             gain = self._gain(view, [card])
-            if gain - self._cost_floor(view, NUMBER_VALUE[card]) <= best[0]:
+            if gain - floor <= best[0]:
                 continue  # it cannot beat the best so far: spare pricing the cards it would cost
             cost, payment = self._cheapest(view, NUMBER_VALUE[card])
             net = gain - cost

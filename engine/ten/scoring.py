@@ -351,6 +351,36 @@ def _search_any(
     return best, spans
 
 
+@lru_cache(maxsize=1 << 14)
+def number_gain_ceiling(mask: int, number: int, own: int, numbered: int, rainbow: int) -> int:
+    """A ceiling on what a number card adds to `best_total`: `mask` the numbers held in its
+    colour, `own` that colour's wilds, `numbered` and `rainbow` the shared wilds.
+
+    In a best assignment with the card, its colour scores some interval; if the card is
+    outside it, the same assignment holds without the card. If it is inside, dropping the card
+    leaves the part below it or the part above it as a run (the same cards and wilds in
+    place), so without the card the total is at most this interval's points less the better
+    part's lower. The ceiling is the most that difference can be over the intervals through
+    the card whose other gaps the wilds could fill (no more gaps than the colour's wilds, the
+    rainbows and the numbered wilds of those gaps)."""
+    mask |= _bit(number)
+    ceiling = 0
+    wilds = own + rainbow
+    for low in range(number, 0, -1):
+        if (_span(low, number) & ~mask & ~numbered).bit_count() > wilds:
+            break  # lower intervals only add gaps
+        for high in range(number, 10):
+            gaps = _span(low, high) & ~mask
+            if (gaps & ~numbered).bit_count() > wilds:
+                break  # gaps no numbered wild can fill, more than the wilds that fill any
+            rise = run_points(high - low + 1) - max(
+                run_points(number - low) if number > low else 0,
+                run_points(high - number) if high > number else 0,
+            )
+            ceiling = max(ceiling, rise)
+    return ceiling
+
+
 # ---- collections ------------------------------------------------------------------------
 def _split(cards: Sequence[str]) -> tuple[list[int], list[str]]:
     masks = [0] * N_COLOURS
@@ -534,6 +564,6 @@ def result_of(collections: Sequence[Sequence[str]], currency: Sequence[int]) -> 
 __all__ = [
     "CollectionScore", "ColourRun", "RunCell", "WildUse", "best_runs", "best_total",
     "collection_runs",
-    "collection_total", "longest_run", "masks_and_pool", "pool_of", "result_of", "run_points", "score_collection",
+    "collection_total", "longest_run", "masks_and_pool", "number_gain_ceiling", "pool_of", "result_of", "run_points", "score_collection",
     "tiebreak_key",
 ]
