@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..core import Action, ActionSpace, pick_uniform
-from ..ten.cards import CELL, NUMBER_VALUE, TOKEN_CAP, TYPE_OF
+from ..ten.cards import CELL, NUMBER_VALUE, TOKEN_CAP, TYPE_OF, wild_uses
 from ..ten.payment import payment_shapes
 from ..ten.scoring import best_total, collection_runs, masks_and_pool, number_gain_ceiling
 from ..ten.state import (
@@ -170,6 +170,19 @@ def gain_ceiling(held: tuple[str, ...], numbers: tuple[str, ...]) -> float:
 
 
 @lru_cache(maxsize=1 << 12)
+def wild_gain_ceiling(held: tuple[str, ...], wild: str) -> int:
+    """A ceiling on what a wild adds to the best total of `held`, without a search: in a best
+    assignment with it, the wild fills a spot its collection lacks (or nothing), and dropping
+    it leaves what a number card there would leave (`number_gain_ceiling`)."""
+    masks, (colour_wilds, numbered, rainbow) = masks_and_pool(held)
+    return max(
+        (number_gain_ceiling(masks[c], n, colour_wilds[c], numbered, rainbow)
+         for c, n in wild_uses(wild) if not masks[c] >> n & 1),
+        default=0,
+    )
+
+
+@lru_cache(maxsize=1 << 12)
 def cost_floor(price: int, currency: int, busts: int, n_cards: int) -> float:
     """A floor under `cheapest`'s cost that needs no card losses: each shape's cost with its
     losses left out. Losses are never negative (a card given never raises the value kept) and
@@ -222,18 +235,32 @@ class TenBot(Bot):
             return Draw()  # no risk: drawing wins whatever the stake (0 × (stake + 1) < 0.6)
         me = self._mine(view)
         numbers = [c for c in view.tableau if c in NUMBER_VALUE]
-        numbers_value = self._gain(view, numbers)
-        if view.n_players > 1:  # the currency shown goes to the others: half a loss to us
-            numbers_value -= view.currency_sum * TOKEN_POINTS * 0.5
-        if view.market:  # claiming numbers comes with a buy phase
-            numbers_value += 0.5
         currency_value = min(view.currency_sum, TOKEN_CAP - me.currency) * TOKEN_POINTS
+        risk = view.bust_cards / view.deck_size if view.deck_size else 0.0
+        # first the claim at its ceiling (no search): when the decision holds for any value up
+        # to it, the value itself is not needed
+        ceiling = self._claim_value(view, gain_ceiling(tuple(me.collection), tuple(numbers)))
+        if view.deck_size and risk * (max(ceiling, currency_value) + 1.0) < (1 - risk) * PUSH_GAIN - 1e-9:
+            return Draw()  # it draws even at the highest stake the claim could have
+        if ceiling < currency_value - SURELY_ABOVE:  # surely below: the stake is the currency's
+            if view.deck_size and risk * (currency_value + 1.0) < (1 - risk) * PUSH_GAIN:
+                return Draw()
+            return ClaimCurrency()
+        numbers_value = self._claim_value(view, self._gain(view, numbers))
         stake = max(numbers_value, currency_value)
         if view.deck_size:
-            risk = view.bust_cards / view.deck_size
             if risk * (stake + 1.0) < (1 - risk) * PUSH_GAIN:
                 return Draw()
         return ClaimNumbers() if numbers_value >= currency_value else ClaimCurrency()
+
+    @staticmethod
+    def _claim_value(view: View, gain: float) -> float:
+        """What claiming the numbers is worth to the bot, for what they add to its value."""
+        if view.n_players > 1:  # the currency shown goes to the others: half a loss to us
+            gain -= view.currency_sum * TOKEN_POINTS * 0.5
+        if view.market:  # claiming numbers comes with a buy phase
+            gain += 0.5
+        return gain
 
     def _bid(self, view: View) -> Action:
         auction = view.auction
@@ -242,6 +269,8 @@ class TenBot(Bot):
         means = min(me.currency + 3 * me.busts, me.power)
         if means < low:
             return Pass()  # the ceiling is at most its means: it passes whatever the wild adds
+        if int((wild_gain_ceiling(tuple(me.collection), auction.wild) + SURELY_ABOVE) / TOKEN_POINTS) < low:
+            return Pass()  # even at what the wild can add at most, it would not bid this high
         gain = self._gain(view, [auction.wild])
         ceiling = min(int(gain / TOKEN_POINTS), means)
         if ceiling < low:

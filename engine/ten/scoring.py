@@ -351,6 +351,12 @@ def _search_any(
     return best, spans
 
 
+_SPANS = tuple(tuple(_span(low, high) if low else 0 for high in range(10)) for low in range(10))
+"""_SPANS[low][high]: the mask of the numbers low..high."""
+_RUN_POINTS = (0, *(run_points(length) for length in NUMBERS))
+"""_RUN_POINTS[length]: the points of a run of that length (0 for none)."""
+
+
 @lru_cache(maxsize=1 << 14)
 def number_gain_ceiling(mask: int, number: int, own: int, numbered: int, rainbow: int) -> int:
     """A ceiling on what a number card adds to `best_total`: `mask` the numbers held in its
@@ -363,21 +369,21 @@ def number_gain_ceiling(mask: int, number: int, own: int, numbered: int, rainbow
     part's lower. The ceiling is the most that difference can be over the intervals through
     the card whose other gaps the wilds could fill (no more gaps than the colour's wilds, the
     rainbows and the numbered wilds of those gaps)."""
-    mask |= _bit(number)
-    ceiling = 0
+    free = ~(mask | numbered | _bit(number))  # spots only the colour's wilds or a rainbow fill
     wilds = own + rainbow
+    points = _RUN_POINTS
+    ceiling = 0
     for low in range(number, 0, -1):
-        if (_span(low, number) & ~mask & ~numbered).bit_count() > wilds:
+        spans = _SPANS[low]
+        if (spans[number] & free).bit_count() > wilds:
             break  # lower intervals only add gaps
+        below = points[number - low]
         for high in range(number, 10):
-            gaps = _span(low, high) & ~mask
-            if (gaps & ~numbered).bit_count() > wilds:
+            if (spans[high] & free).bit_count() > wilds:
                 break  # gaps no numbered wild can fill, more than the wilds that fill any
-            rise = run_points(high - low + 1) - max(
-                run_points(number - low) if number > low else 0,
-                run_points(high - number) if high > number else 0,
-            )
-            ceiling = max(ceiling, rise)
+            rise = points[high - low + 1] - max(below, points[high - number])
+            if rise > ceiling:
+                ceiling = rise
     return ceiling
 
 
@@ -427,7 +433,14 @@ _ROLE = {card: _role(card) for card in TYPE_OF if card in CELL or card in IS_WIL
 
 def masks_and_pool(cards: Sequence[str]) -> tuple[tuple[int, ...], Pool]:
     """A collection's held numbers per colour (bit masks) and its pool of wilds, in one pass:
-    what `_split` and `pool_of` give (other cards are ignored)."""
+    what `_split` and `pool_of` give (other cards are ignored). Cached for tuples."""
+    if type(cards) is tuple:
+        return _masks_and_pool(cards)
+    return _masks_and_pool.__wrapped__(cards)
+
+
+@lru_cache(maxsize=1 << 14)
+def _masks_and_pool(cards: Sequence[str]) -> tuple[tuple[int, ...], Pool]:
     masks = [0] * N_COLOURS
     colour_wilds = [0] * N_COLOURS
     numbered = rainbow = 0

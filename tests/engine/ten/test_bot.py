@@ -100,3 +100,22 @@ def test_the_lazy_losses_are_the_sorted_losses_of_every_card() -> None:
         base = value(held)
         expected = sorted((base - value(held[:i] + held[i + 1:]), card) for i, card in enumerate(held))
         assert ten_bot._Losses(held).smallest(len(held)) == expected
+
+
+def test_the_gain_ceilings_are_never_under_the_gains() -> None:
+    """The bot decides without a search when its decision holds up to these ceilings, so a
+    ceiling under a real gain would change a decision."""
+    import random
+
+    from engine.ten.cards import IS_WILD, NUMBER_VALUE
+
+    rng = random.Random(25)
+    wilds, numbers = sorted(IS_WILD), sorted(NUMBER_VALUE)
+    for _ in range(3000):
+        held = tuple(rng.sample(numbers, rng.randrange(14)) + rng.sample(wilds, rng.randrange(5)))
+        wild = rng.choice([w for w in wilds if w not in held])
+        gain = ten_bot._value(held + (wild,)) - ten_bot._value(held)
+        assert gain <= ten_bot.wild_gain_ceiling(held, wild) + 1e-9
+        added = tuple(rng.sample([c for c in numbers if c not in held], rng.randrange(1, 4)))
+        gain = ten_bot._value(held + added) - ten_bot._value(held)
+        assert gain <= ten_bot.gain_ceiling(held, added) + 1e-9
