@@ -18,7 +18,16 @@ from functools import lru_cache
 from ..core import Action, ActionSpace, pick_uniform
 from ..ten.cards import CELL, NUMBER_VALUE, TOKEN_CAP, TYPE_OF, wild_uses
 from ..ten.payment import payment_shapes
-from ..ten.scoring import best_total, collection_runs, masks_and_pool, number_gain_ceiling
+from ..ten.scoring import (
+    _ROLE,
+    best_total,
+    ceiling_with,
+    ceiling_without_shared,
+    collection_runs,
+    masks_and_pool,
+    number_gain_ceiling,
+    run_points,
+)
 from ..ten.state import (
     AUCTION,
     BUY,
@@ -72,38 +81,88 @@ class _Losses:
     (`collection_runs`) loses its spot only; one inside loses at least its spot; a wild loses
     at least 0. A floor is never above the loss float for float (the score without a card is
     at most the score with it, and rounding is monotone), so popping the least (floor, card)
-    and searching it if it is only a floor yields the exact pairs in sorted order."""
+    and refining it if it is only a floor yields the exact pairs in sorted order.
+
+    With shared wilds (where a search costs most) a floor popped is first raised without a
+    search, from a ceiling on the score without the card (the knapsack bound: `ceiling_with`,
+    `ceiling_without_shared`); a number card inside its interval whose ceiling is met by its
+    interval cut at it (the part left keeps its cards and wilds) has that loss exactly. Only a
+    card popped again is searched."""
 
     def __init__(self, held: tuple[str, ...]) -> None:
         self.held = held
         self.base = _value(held)
-        total, spans = collection_runs(held)
+        self.masks, self.pool = masks_and_pool(held)
+        self.total, self.spans = total, spans = collection_runs(held)
         cells = [CELL.get(card) for card in held]
-        n_cells = len(set(cells) - {None})
-        self.heap: list[tuple[float, str, int, bool]] = []
+        self.n_cells = n_cells = len(set(cells) - {None})
+        self.heap: list[tuple[float, str, int, int]] = []  # (floor, card, index, EXACT or how raised)
         for i, (card, cell) in enumerate(zip(held, cells, strict=True)):
             if cell is None:
-                self.heap.append((0.0, card, i, False))
+                self.heap.append((0.0, card, i, _CRUDE))
             elif cells.count(cell) > 1:
-                self.heap.append((self.base - (total + CELL_POINTS * n_cells), card, i, True))
+                self.heap.append((self.base - (total + CELL_POINTS * n_cells), card, i, _EXACT))
             else:
                 colour, number = cell
                 outside = not spans[colour] >> number & 1
-                self.heap.append((self.base - (total + CELL_POINTS * (n_cells - 1)), card, i, outside))
+                self.heap.append((self.base - (total + CELL_POINTS * (n_cells - 1)), card, i,
+                                  _EXACT if outside else _CRUDE))
         self.floors = _prefix_sums(sorted(floor for floor, *_ in self.heap))
         heapq.heapify(self.heap)
         self.exact: list[tuple[float, str]] = []
+        _, numbered, rainbow = self.pool
+        self.shared = numbered.bit_count() + rainbow
 
     def smallest(self, k: int) -> list[tuple[float, str]]:
         """The first k pairs of the sorted losses."""
         while len(self.exact) < k:
-            loss, card, i, exact = heapq.heappop(self.heap)
-            if exact:
+            loss, card, i, stage = heapq.heappop(self.heap)
+            if stage == _EXACT:
                 self.exact.append((loss, card))
+            elif stage == _CRUDE and self.shared:
+                heapq.heappush(self.heap, self._raised(card, i))
             else:
                 without = self.held[:i] + self.held[i + 1 :]
-                heapq.heappush(self.heap, (self.base - _value(without), card, i, True))
+                heapq.heappush(self.heap, (self.base - _value(without), card, i, _EXACT))
         return self.exact[:k]
+
+    def _raised(self, card: str, i: int) -> tuple[float, str, int, int]:
+        """A card's floor from a ceiling on the total without it (exact where met)."""
+        masks, pool = self.masks, self.pool
+        colour_wilds = pool[0]
+        cell = CELL.get(card)
+        if cell is not None:
+            colour, number = cell
+            ceiling = min(self.total, ceiling_with(masks, pool, colour, masks[colour] & ~(1 << number),
+                                                   colour_wilds[colour]))
+            kept = _value_of(ceiling, self.n_cells - 1)
+            if ceiling == self.total - _cut_loss(self.spans[colour], number):
+                return self.base - kept, card, i, _EXACT  # that cut reaches the ceiling
+            return self.base - kept, card, i, _RAISED
+        kind, colour, _ = _ROLE[card]
+        if kind == 1:  # a colour wild: its colour has one fewer
+            ceiling = ceiling_with(masks, pool, colour, masks[colour], colour_wilds[colour] - 1)
+        else:
+            ceiling = ceiling_without_shared(masks, pool)
+        return self.base - _value_of(min(ceiling, self.total), self.n_cells), card, i, _RAISED
+
+
+_EXACT, _CRUDE, _RAISED = 0, 1, 2
+"""How a floor in `_Losses` was found: the loss itself, or a floor (first or raised)."""
+
+
+def _value_of(total: int, spots: int) -> float:
+    """`_value` of a collection with this best total and this many distinct spots."""
+    return total + CELL_POINTS * spots
+
+
+def _cut_loss(span: int, number: int) -> int:
+    """What an interval (a mask) loses when cut at `number`: its points less its better part's."""
+    low = (span & -span).bit_length() - 1
+    high = span.bit_length() - 1
+    below = run_points(number - low) if number > low else 0
+    above = run_points(high - number) if high > number else 0
+    return run_points(high - low + 1) - max(below, above)
 
 
 def _prefix_sums(values: Sequence[float]) -> list[float]:

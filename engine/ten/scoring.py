@@ -351,6 +351,51 @@ def _search_any(
     return best, spans
 
 
+def ceiling_with(masks: tuple[int, ...], pool: Pool, colour: int, mask: int, own: int) -> int:
+    """A ceiling on `best_total` of these masks and pool with `colour` holding `mask` and `own`
+    colour wilds instead: the knapsack bound of `best_runs`, without its search. The knapsack
+    does not depend on the colours' order, so the other colours' part is shared by every
+    change to this colour (`_others_knapsack`)."""
+    colour_wilds, numbered, rainbow = pool
+    shared = numbered.bit_count() + rainbow
+    _, row, _, steps = _colour_options(mask, own, shared, numbered)
+    after = _others_knapsack(masks, pool, colour)
+    return max([p + after[shared - n] for n, p in steps])
+
+
+@lru_cache(maxsize=1 << 12)
+def _others_knapsack(masks: tuple[int, ...], pool: Pool, colour: int) -> list[int]:
+    """For k = 0..shared wilds, the most points the colours other than `colour` can make
+    together, each with its best for its own need (read only)."""
+    colour_wilds, numbered, rainbow = pool
+    shared = numbered.bit_count() + rainbow
+    ks = range(shared + 1)
+    after: list[int] | None = None
+    for c, m in enumerate(masks):
+        if c == colour:
+            continue
+        _, row, _, steps = _colour_options(m, colour_wilds[c], shared, numbered)
+        if after is None:
+            after = list(row)
+        else:
+            after = [max([p + after[k - n] for n, p in steps if n <= k]) for k in ks]
+    return after if after is not None else [0] * (shared + 1)
+
+
+@lru_cache(maxsize=1 << 12)
+def ceiling_without_shared(masks: tuple[int, ...], pool: Pool) -> int:
+    """A ceiling on `best_total` of these masks with one shared wild (numbered or rainbow) of
+    the pool fewer, whichever: without it each colour's best points for a need are no higher
+    (its intervals are fewer), and one fewer shared wild is there to share, so the knapsack
+    bound with one wild less over the rows with every wild is above it."""
+    colour_wilds, numbered, rainbow = pool
+    shared = numbered.bit_count() + rainbow
+    per_colour = [_colour_options(m, colour_wilds[c], shared, numbered) for c, m in enumerate(masks)]
+    after = _bounds(per_colour, shared)[1]
+    left = shared - 1
+    return max([p + after[left - n] for n, p in per_colour[0][3] if n <= left])
+
+
 _SPANS = tuple(tuple(_span(low, high) if low else 0 for high in range(10)) for low in range(10))
 """_SPANS[low][high]: the mask of the numbers low..high."""
 _RUN_POINTS = (0, *(run_points(length) for length in NUMBERS))
@@ -576,6 +621,7 @@ def result_of(collections: Sequence[Sequence[str]], currency: Sequence[int]) -> 
 
 __all__ = [
     "CollectionScore", "ColourRun", "RunCell", "WildUse", "best_runs", "best_total",
+    "ceiling_with", "ceiling_without_shared",
     "collection_runs",
     "collection_total", "longest_run", "masks_and_pool", "number_gain_ceiling", "pool_of", "result_of", "run_points", "score_collection",
     "tiebreak_key",
