@@ -24,6 +24,7 @@ from ..ten.scoring import (
     ceiling_with,
     ceiling_without_shared,
     collection_runs,
+    mask_points,
     masks_and_pool,
     number_gain_ceiling,
     run_points,
@@ -214,6 +215,13 @@ def gain_ceiling(held: tuple[str, ...], numbers: tuple[str, ...]) -> float:
     """A ceiling on `_value(held + numbers) - _value(held)` for number cards, without a search:
     each card in turn adds at most `number_gain_ceiling` points to the total (with the cards
     before it held) and CELL_POINTS if its spot is new."""
+    rise, spots = _rise_ceiling(held, numbers)
+    return rise + CELL_POINTS * spots
+
+
+@lru_cache(maxsize=1 << 14)
+def _rise_ceiling(held: tuple[str, ...], numbers: tuple[str, ...]) -> tuple[int, int]:
+    """(a ceiling on what number cards add to the best total, the new spots they fill)."""
     masks, (colour_wilds, numbered, rainbow) = masks_and_pool(held)
     masks = list(masks)
     rise = 0
@@ -225,7 +233,88 @@ def gain_ceiling(held: tuple[str, ...], numbers: tuple[str, ...]) -> float:
         rise += number_gain_ceiling(masks[c], n, colour_wilds[c], numbered, rainbow)
         spots += 1
         masks[c] |= 1 << n
-    return rise + CELL_POINTS * spots
+    return rise, spots
+
+
+def _grown(mask: int, low: int, high: int) -> int:
+    """The points of the run low..high grown over the numbers of `mask` next to it."""
+    while low > 1 and mask >> (low - 1) & 1:
+        low -= 1
+    while high < 9 and mask >> (high + 1) & 1:
+        high += 1
+    return run_points(high - low + 1)
+
+
+def _ends(span: int) -> tuple[int, int]:
+    return (span & -span).bit_length() - 1, span.bit_length() - 1
+
+
+def _rise_floor(held: tuple[str, ...], numbers: tuple[str, ...]) -> int:
+    """A floor under what number cards add to the best total, without a search: a best
+    assignment of `held` (`collection_runs`) still holds, each colour's interval grown over the
+    numbers now next to it, or the colour's longest run of held numbers with no wild."""
+    masks, _ = masks_and_pool(held)
+    _, spans = collection_runs(held)
+    more = list(masks)
+    for card in numbers:
+        c, n = CELL[card]
+        more[c] |= 1 << n
+    rise = 0
+    for c, span in enumerate(spans):
+        if more[c] == masks[c]:
+            continue
+        before = run_points(span.bit_count()) if span else 0
+        after = mask_points(more[c])
+        if span:
+            after = max(after, _grown(more[c], *_ends(span)))
+        rise += max(0, after - before)
+    return rise
+
+
+def _wild_rise_floor(held: tuple[str, ...], wild: str) -> int:
+    """A floor under what a wild adds to the best total, without a search: a best assignment
+    of `held` still holds with the wild next to a colour's interval (grown over the numbers
+    next to it), or in a colour that scores nothing, on the run it joins."""
+    masks, _ = masks_and_pool(held)
+    _, spans = collection_runs(held)
+    best = 0
+    for c, n in wild_uses(wild):
+        mask = masks[c]
+        if mask >> n & 1:
+            continue
+        span = spans[c]
+        if span:
+            low, high = _ends(span)
+            if n == low - 1:
+                rise = _grown(mask, n, high) - run_points(high - low + 1)
+            elif n == high + 1:
+                rise = _grown(mask, low, n) - run_points(high - low + 1)
+            else:
+                continue
+        else:
+            rise = _grown(mask, n, n)
+        best = max(best, rise)
+    return best
+
+
+@lru_cache(maxsize=1 << 14)
+def gain(held: tuple[str, ...], added: tuple[str, ...]) -> float:
+    """`_value(held + added) - _value(held)`, float for float, for number cards or one wild:
+    without a search when a floor and a ceiling on what they add to the best total meet (the
+    value is then the total plus the spots, as `_value` sums them)."""
+    if all(card in CELL for card in added):
+        ceiling, spots = _rise_ceiling(held, added)
+        exact = _rise_floor(held, added) == ceiling
+    elif len(added) == 1:
+        ceiling, spots = wild_gain_ceiling(held, added[0]), 0
+        exact = _wild_rise_floor(held, added[0]) == ceiling
+    else:
+        exact = False
+    if not exact:
+        return _value(held + added) - _value(held)
+    masks, pool = masks_and_pool(held)
+    spots += sum(mask.bit_count() for mask in masks)
+    return _value_of(best_total(masks, pool) + ceiling, spots) - _value(held)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -277,8 +366,7 @@ class TenBot(Bot):
         return view.players[self.seat]
 
     def _gain(self, view: View, cards: Sequence[str]) -> float:
-        held = tuple(self._mine(view).collection)
-        return _value(held + tuple(cards)) - _value(held)
+        return gain(tuple(self._mine(view).collection), tuple(cards))
 
     def _cheapest(self, view: View, price: int) -> tuple[float, Payment]:
         me = self._mine(view)

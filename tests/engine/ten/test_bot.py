@@ -119,3 +119,21 @@ def test_the_gain_ceilings_are_never_under_the_gains() -> None:
         added = tuple(rng.sample([c for c in numbers if c not in held], rng.randrange(1, 4)))
         gain = ten_bot._value(held + added) - ten_bot._value(held)
         assert gain <= ten_bot.gain_ceiling(held, added) + 1e-9
+
+
+def test_the_gains_without_a_search_are_the_gains_float_for_float() -> None:
+    """`gain` skips the search when a floor and a ceiling on the rise meet; it must give the
+    very float the two values give (the decisions compare it)."""
+    import random
+
+    from engine.ten.cards import IS_WILD, NUMBER_VALUE
+
+    rng = random.Random(26)
+    wilds, numbers = sorted(IS_WILD), sorted(NUMBER_VALUE)
+    for _ in range(3000):
+        held = tuple(rng.sample(numbers, rng.randrange(16)) + rng.sample(wilds, rng.choice([0, 1, 2, 4])))
+        if rng.random() < 0.5:
+            added = (rng.choice([w for w in wilds if w not in held]),)
+        else:
+            added = tuple(rng.sample([c for c in numbers if c not in held], rng.randrange(4)))
+        assert ten_bot.gain(held, added) == ten_bot._value(held + added) - ten_bot._value(held)
