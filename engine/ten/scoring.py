@@ -410,13 +410,15 @@ def number_gain_ceiling(mask: int, number: int, own: int, numbered: int, rainbow
     In a best assignment with the card, its colour scores some interval; if the card is
     outside it, the same assignment holds without the card. If it is inside, dropping the card
     leaves the part below it or the part above it as a run (the same cards and wilds in
-    place), so without the card the total is at most this interval's points less the better
-    part's lower. The ceiling is the most that difference can be over the intervals through
-    the card whose other gaps the wilds could fill (no more gaps than the colour's wilds, the
-    rainbows and the numbered wilds of those gaps)."""
+    place), or the colour's longest run of its numbers with no wild, so without the card the
+    total is at most this interval's points less the best of those lower. The ceiling is the
+    most that difference can be over the intervals through the card whose other gaps the
+    wilds could fill (no more gaps than the colour's wilds, the rainbows and the numbered
+    wilds of those gaps)."""
     free = ~(mask | numbered | _bit(number))  # spots only the colour's wilds or a rainbow fill
     wilds = own + rainbow
     points = _RUN_POINTS
+    plain = _MASK_POINTS[mask & ~_bit(number)]  # the colour without its interval's wilds
     ceiling = 0
     for low in range(number, 0, -1):
         spans = _SPANS[low]
@@ -426,7 +428,7 @@ def number_gain_ceiling(mask: int, number: int, own: int, numbered: int, rainbow
         for high in range(number, 10):
             if (spans[high] & free).bit_count() > wilds:
                 break  # gaps no numbered wild can fill, more than the wilds that fill any
-            rise = points[high - low + 1] - max(below, points[high - number])
+            rise = points[high - low + 1] - max(below, points[high - number], plain)
             if rise > ceiling:
                 ceiling = rise
     return ceiling
