@@ -98,18 +98,23 @@ def _spanned_candidates(mask: int, wilds: int) -> tuple[tuple[int, int, int], ..
 
     An interval whose neighbour is held grows for free, so only intervals with both
     neighbours missing (or at 1 / 9) are tried; an interval is dropped when another one has at
-    least its points with a subset of its gaps.
+    least its points with a subset of its gaps. Those of `_all_candidates` with at most `wilds`
+    gaps: an interval that drops another has fewer gaps, so the ones kept are the same.
     """
+    return tuple([kept for kept in _all_candidates(mask) if kept[1].bit_count() <= wilds])
+
+
+@lru_cache(maxsize=1 << 10)
+def _all_candidates(mask: int) -> tuple[tuple[int, int, int], ...]:
+    """`_spanned_candidates` with wilds enough for any gaps."""
     found: dict[int, tuple[int, int]] = {0: (0, 0)}
     for low in NUMBERS:
         if low > 1 and mask >> (low - 1) & 1:
             continue
         for high in range(low, 10):
-            gaps = _span(low, high) & ~mask
-            if gaps.bit_count() > wilds:
-                break
             if high < 9 and mask >> (high + 1) & 1:
                 continue
+            gaps = _span(low, high) & ~mask
             points = run_points(high - low + 1)
             if found.get(gaps, (-1, 0))[0] < points:
                 found[gaps] = (points, _span(low, high))
