@@ -168,14 +168,15 @@ def _colour_options(
     # the empty interval needs nothing, so every k has one
     by_need = [0] * (shared + 1)
     reach = shared + 1
-    alone = -1
     steps: list[tuple[int, int]] = []  # (need, points) where by_need rises, the highest first
     for points, gaps, span in _spanned_candidates(mask, own + shared):
         need = gaps.bit_count() - own
-        if need <= 0:
-            need = 0
-            if alone < 0:
-                alone = span  # the best needing no shared wild
+        if need <= 0:  # the best needing no shared wild: every later one has no more points
+            # and would take shared wilds this one leaves, so no best total needs them
+            found.append((points, 0, gaps & numbered, span))
+            by_need[0:reach] = [points] * reach
+            steps.append((0, points))
+            return tuple(found), tuple(by_need), span, tuple(steps)
         numbers = gaps & numbered
         # an interval whose gaps this colour cannot fill even with every shared wild
         # (fewer usable numbered wilds and rainbows than it needs) is never part of a total
@@ -186,7 +187,7 @@ def _colour_options(
             by_need[need:reach] = [points] * (reach - need)
             reach = need
             steps.append((need, points))
-    return tuple(found), tuple(by_need), alone, tuple(steps)
+    raise AssertionError("the empty interval needs no wild")  # pragma: no cover
 
 
 @lru_cache(maxsize=1 << 14)
