@@ -298,6 +298,16 @@ def _wild_rise_floor(held: tuple[str, ...], wild: str) -> int:
 
 
 @lru_cache(maxsize=1 << 14)
+def gain_floor(held: tuple[str, ...], added: tuple[str, ...]) -> float:
+    """A floor under `_value(held + added) - _value(held)` for number cards or one wild,
+    without a search (`_rise_floor`, `_wild_rise_floor`, and the new spots)."""
+    if all(card in CELL for card in added):
+        return _rise_floor(held, added) + CELL_POINTS * _rise_ceiling(held, added)[1]
+    (wild,) = added
+    return float(_wild_rise_floor(held, wild))
+
+
+@lru_cache(maxsize=1 << 14)
 def gain(held: tuple[str, ...], added: tuple[str, ...]) -> float:
     """`_value(held + added) - _value(held)`, float for float, for number cards or one wild:
     without a search when a floor and a ceiling on what they add to the best total meet (the
@@ -393,6 +403,11 @@ class TenBot(Bot):
             if view.deck_size and risk * (currency_value + 1.0) < (1 - risk) * PUSH_GAIN:
                 return Draw()
             return ClaimCurrency()
+        floor = self._claim_value(view, gain_floor(tuple(me.collection), tuple(numbers)))
+        if floor >= currency_value + SURELY_ABOVE and (
+            not view.deck_size or risk * (floor + 1.0) >= (1 - risk) * PUSH_GAIN + 1e-9
+        ):  # the numbers surely above the currency, and no draw even at their lowest stake
+            return ClaimNumbers()
         numbers_value = self._claim_value(view, self._gain(view, numbers))
         stake = max(numbers_value, currency_value)
         if view.deck_size:
@@ -418,11 +433,17 @@ class TenBot(Bot):
             return Pass()  # the ceiling is at most its means: it passes whatever the wild adds
         if int((wild_gain_ceiling(tuple(me.collection), auction.wild) + SURELY_ABOVE) / TOKEN_POINTS) < low:
             return Pass()  # even at what the wild can add at most, it would not bid this high
+        last = len(auction.bidders) == 1
+        # at the least the wild adds, the tokens it is worth (never above the real figure)
+        least = int((gain_floor(tuple(me.collection), (auction.wild,)) - SURELY_ABOVE) / TOKEN_POINTS)
+        if least >= means:  # its ceiling is its means, whatever more the wild adds
+            return Bid(low if last else max(low, (means + low) // 2))
+        if last and least >= low:  # the last bidder bids just enough once it can
+            return Bid(low)
         gain = self._gain(view, [auction.wild])
         ceiling = min(int(gain / TOKEN_POINTS), means)
         if ceiling < low:
             return Pass()
-        last = len(auction.bidders) == 1
         return Bid(low if last else max(low, (ceiling + low) // 2))
 
     def _solo_wild(self, view: View) -> Action:
