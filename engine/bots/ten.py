@@ -16,9 +16,19 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from ..core import Action, ActionSpace, pick_uniform
-from ..ten.cards import CELL, NUMBER_VALUE, TOKEN_CAP, TYPE_OF
+from ..ten.cards import CELL, NUMBER_VALUE, TOKEN_CAP, TYPE_OF, wild_uses
 from ..ten.payment import payment_shapes
-from ..ten.scoring import collection_runs, collection_total
+from ..ten.scoring import (
+    _ROLE,
+    best_total,
+    ceiling_with,
+    ceiling_without_shared,
+    collection_runs,
+    mask_points,
+    masks_and_pool,
+    number_gain_ceiling,
+    run_points,
+)
 from ..ten.state import (
     AUCTION,
     BUY,
@@ -57,8 +67,9 @@ def value(cards: Sequence[str]) -> float:
 
 @lru_cache(maxsize=1 << 14)
 def _value(cards: tuple[str, ...]) -> float:
-    cells = {CELL[c] for c in cards if c in CELL}
-    return collection_total(cards) + CELL_POINTS * len(cells)
+    masks, pool = masks_and_pool(cards)
+    # the distinct colour+number spots held are the bits of the masks
+    return best_total(masks, pool) + CELL_POINTS * sum(mask.bit_count() for mask in masks)
 
 
 class _Losses:
@@ -71,38 +82,88 @@ class _Losses:
     (`collection_runs`) loses its spot only; one inside loses at least its spot; a wild loses
     at least 0. A floor is never above the loss float for float (the score without a card is
     at most the score with it, and rounding is monotone), so popping the least (floor, card)
-    and searching it if it is only a floor yields the exact pairs in sorted order."""
+    and refining it if it is only a floor yields the exact pairs in sorted order.
+
+    With shared wilds (where a search costs most) a floor popped is first raised without a
+    search, from a ceiling on the score without the card (the knapsack bound: `ceiling_with`,
+    `ceiling_without_shared`); a number card inside its interval whose ceiling is met by its
+    interval cut at it (the part left keeps its cards and wilds) has that loss exactly. Only a
+    card popped again is searched."""
 
     def __init__(self, held: tuple[str, ...]) -> None:
         self.held = held
         self.base = _value(held)
-        total, spans = collection_runs(held)
+        self.masks, self.pool = masks_and_pool(held)
+        self.total, self.spans = total, spans = collection_runs(held)
         cells = [CELL.get(card) for card in held]
-        n_cells = len(set(cells) - {None})
-        self.heap: list[tuple[float, str, int, bool]] = []
+        self.n_cells = n_cells = len(set(cells) - {None})
+        self.heap: list[tuple[float, str, int, int]] = []  # (floor, card, index, EXACT or how raised)
         for i, (card, cell) in enumerate(zip(held, cells, strict=True)):
             if cell is None:
-                self.heap.append((0.0, card, i, False))
+                self.heap.append((0.0, card, i, _CRUDE))
             elif cells.count(cell) > 1:
-                self.heap.append((self.base - (total + CELL_POINTS * n_cells), card, i, True))
+                self.heap.append((self.base - (total + CELL_POINTS * n_cells), card, i, _EXACT))
             else:
                 colour, number = cell
                 outside = not spans[colour] >> number & 1
-                self.heap.append((self.base - (total + CELL_POINTS * (n_cells - 1)), card, i, outside))
+                self.heap.append((self.base - (total + CELL_POINTS * (n_cells - 1)), card, i,
+                                  _EXACT if outside else _CRUDE))
         self.floors = _prefix_sums(sorted(floor for floor, *_ in self.heap))
         heapq.heapify(self.heap)
         self.exact: list[tuple[float, str]] = []
+        _, numbered, rainbow = self.pool
+        self.shared = numbered.bit_count() + rainbow
 
     def smallest(self, k: int) -> list[tuple[float, str]]:
         """The first k pairs of the sorted losses."""
         while len(self.exact) < k:
-            loss, card, i, exact = heapq.heappop(self.heap)
-            if exact:
+            loss, card, i, stage = heapq.heappop(self.heap)
+            if stage == _EXACT:
                 self.exact.append((loss, card))
+            elif stage == _CRUDE and self.shared:
+                heapq.heappush(self.heap, self._raised(card, i))
             else:
                 without = self.held[:i] + self.held[i + 1 :]
-                heapq.heappush(self.heap, (self.base - _value(without), card, i, True))
+                heapq.heappush(self.heap, (self.base - _value(without), card, i, _EXACT))
         return self.exact[:k]
+
+    def _raised(self, card: str, i: int) -> tuple[float, str, int, int]:
+        """A card's floor from a ceiling on the total without it (exact where met)."""
+        masks, pool = self.masks, self.pool
+        colour_wilds = pool[0]
+        cell = CELL.get(card)
+        if cell is not None:
+            colour, number = cell
+            ceiling = min(self.total, ceiling_with(masks, pool, colour, masks[colour] & ~(1 << number),
+                                                   colour_wilds[colour]))
+            kept = _value_of(ceiling, self.n_cells - 1)
+            if ceiling == self.total - _cut_loss(self.spans[colour], number):
+                return self.base - kept, card, i, _EXACT  # that cut reaches the ceiling
+            return self.base - kept, card, i, _RAISED
+        kind, colour, _ = _ROLE[card]
+        if kind == 1:  # a colour wild: its colour has one fewer
+            ceiling = ceiling_with(masks, pool, colour, masks[colour], colour_wilds[colour] - 1)
+        else:
+            ceiling = ceiling_without_shared(masks, pool)
+        return self.base - _value_of(min(ceiling, self.total), self.n_cells), card, i, _RAISED
+
+
+_EXACT, _CRUDE, _RAISED = 0, 1, 2
+"""How a floor in `_Losses` was found: the loss itself, or a floor (first or raised)."""
+
+
+def _value_of(total: int, spots: int) -> float:
+    """`_value` of a collection with this best total and this many distinct spots."""
+    return total + CELL_POINTS * spots
+
+
+def _cut_loss(span: int, number: int) -> int:
+    """What an interval (a mask) loses when cut at `number`: its points less its better part's."""
+    low = (span & -span).bit_length() - 1
+    high = span.bit_length() - 1
+    below = run_points(number - low) if number > low else 0
+    above = run_points(high - number) if high > number else 0
+    return run_points(high - low + 1) - max(below, above)
 
 
 def _prefix_sums(values: Sequence[float]) -> list[float]:
@@ -149,6 +210,136 @@ def cheapest(price: int, currency: int, busts: int, held: tuple[str, ...]) -> tu
     return best
 
 
+@lru_cache(maxsize=1 << 14)
+def gain_ceiling(held: tuple[str, ...], numbers: tuple[str, ...]) -> float:
+    """A ceiling on `_value(held + numbers) - _value(held)` for number cards, without a search:
+    each card in turn adds at most `number_gain_ceiling` points to the total (with the cards
+    before it held) and CELL_POINTS if its spot is new."""
+    rise, spots = _rise_ceiling(held, numbers)
+    return rise + CELL_POINTS * spots
+
+
+@lru_cache(maxsize=1 << 14)
+def _rise_ceiling(held: tuple[str, ...], numbers: tuple[str, ...]) -> tuple[int, int]:
+    """(a ceiling on what number cards add to the best total, the new spots they fill)."""
+    masks, (colour_wilds, numbered, rainbow) = masks_and_pool(held)
+    masks = list(masks)
+    rise = 0
+    spots = 0
+    for card in numbers:
+        c, n = CELL[card]
+        if masks[c] >> n & 1:
+            continue  # a spot held already: the same masks, the same total
+        rise += number_gain_ceiling(masks[c], n, colour_wilds[c], numbered, rainbow)
+        spots += 1
+        masks[c] |= 1 << n
+    return rise, spots
+
+
+def _grown(mask: int, low: int, high: int) -> int:
+    """The points of the run low..high grown over the numbers of `mask` next to it."""
+    while low > 1 and mask >> (low - 1) & 1:
+        low -= 1
+    while high < 9 and mask >> (high + 1) & 1:
+        high += 1
+    return run_points(high - low + 1)
+
+
+def _ends(span: int) -> tuple[int, int]:
+    return (span & -span).bit_length() - 1, span.bit_length() - 1
+
+
+def _rise_floor(held: tuple[str, ...], numbers: tuple[str, ...]) -> int:
+    """A floor under what number cards add to the best total, without a search: a best
+    assignment of `held` (`collection_runs`) still holds, each colour's interval grown over the
+    numbers now next to it, or the colour's longest run of held numbers with no wild."""
+    masks, _ = masks_and_pool(held)
+    _, spans = collection_runs(held)
+    more = list(masks)
+    for card in numbers:
+        c, n = CELL[card]
+        more[c] |= 1 << n
+    rise = 0
+    for c, span in enumerate(spans):
+        if more[c] == masks[c]:
+            continue
+        before = run_points(span.bit_count()) if span else 0
+        after = mask_points(more[c])
+        if span:
+            after = max(after, _grown(more[c], *_ends(span)))
+        rise += max(0, after - before)
+    return rise
+
+
+def _wild_rise_floor(held: tuple[str, ...], wild: str) -> int:
+    """A floor under what a wild adds to the best total, without a search: a best assignment
+    of `held` still holds with the wild next to a colour's interval (grown over the numbers
+    next to it), or in a colour that scores nothing, on the run it joins."""
+    masks, _ = masks_and_pool(held)
+    _, spans = collection_runs(held)
+    best = 0
+    for c, n in wild_uses(wild):
+        mask = masks[c]
+        if mask >> n & 1:
+            continue
+        span = spans[c]
+        if span:
+            low, high = _ends(span)
+            if n == low - 1:
+                rise = _grown(mask, n, high) - run_points(high - low + 1)
+            elif n == high + 1:
+                rise = _grown(mask, low, n) - run_points(high - low + 1)
+            else:
+                continue
+        else:
+            rise = _grown(mask, n, n)
+        best = max(best, rise)
+    return best
+
+
+@lru_cache(maxsize=1 << 14)
+def gain_floor(held: tuple[str, ...], added: tuple[str, ...]) -> float:
+    """A floor under `_value(held + added) - _value(held)` for number cards or one wild,
+    without a search (`_rise_floor`, `_wild_rise_floor`, and the new spots)."""
+    if all(card in CELL for card in added):
+        return _rise_floor(held, added) + CELL_POINTS * _rise_ceiling(held, added)[1]
+    (wild,) = added
+    return float(_wild_rise_floor(held, wild))
+
+
+@lru_cache(maxsize=1 << 14)
+def gain(held: tuple[str, ...], added: tuple[str, ...]) -> float:
+    """`_value(held + added) - _value(held)`, float for float, for number cards or one wild:
+    without a search when a floor and a ceiling on what they add to the best total meet (the
+    value is then the total plus the spots, as `_value` sums them)."""
+    if all(card in CELL for card in added):
+        ceiling, spots = _rise_ceiling(held, added)
+        exact = _rise_floor(held, added) == ceiling
+    elif len(added) == 1:
+        ceiling, spots = wild_gain_ceiling(held, added[0]), 0
+        exact = _wild_rise_floor(held, added[0]) == ceiling
+    else:
+        exact = False
+    if not exact:
+        return _value(held + added) - _value(held)
+    masks, pool = masks_and_pool(held)
+    spots += sum(mask.bit_count() for mask in masks)
+    return _value_of(best_total(masks, pool) + ceiling, spots) - _value(held)
+
+
+@lru_cache(maxsize=1 << 12)
+def wild_gain_ceiling(held: tuple[str, ...], wild: str) -> int:
+    """A ceiling on what a wild adds to the best total of `held`, without a search: in a best
+    assignment with it, the wild fills a spot its collection lacks (or nothing), and dropping
+    it leaves what a number card there would leave (`number_gain_ceiling`)."""
+    masks, (colour_wilds, numbered, rainbow) = masks_and_pool(held)
+    return max(
+        (number_gain_ceiling(masks[c], n, colour_wilds[c], numbered, rainbow)
+         for c, n in wild_uses(wild) if not masks[c] >> n & 1),
+        default=0,
+    )
+
+
 @lru_cache(maxsize=1 << 12)
 def cost_floor(price: int, currency: int, busts: int, n_cards: int) -> float:
     """A floor under `cheapest`'s cost that needs no card losses: each shape's cost with its
@@ -185,8 +376,7 @@ class TenBot(Bot):
         return view.players[self.seat]
 
     def _gain(self, view: View, cards: Sequence[str]) -> float:
-        held = tuple(self._mine(view).collection)
-        return _value(held + tuple(cards)) - _value(held)
+        return gain(tuple(self._mine(view).collection), tuple(cards))
 
     def _cheapest(self, view: View, price: int) -> tuple[float, Payment]:
         me = self._mine(view)
@@ -198,30 +388,62 @@ class TenBot(Bot):
 
     # ---- decisions --------------------------------------------------------------------------
     def _draw_or_claim(self, view: View) -> Action:
+        if view.deck_size and not view.bust_cards:
+            return Draw()  # no risk: drawing wins whatever the stake (0 × (stake + 1) < 0.6)
         me = self._mine(view)
         numbers = [c for c in view.tableau if c in NUMBER_VALUE]
-        numbers_value = self._gain(view, numbers)
-        if view.n_players > 1:  # the currency shown goes to the others: half a loss to us
-            numbers_value -= view.currency_sum * TOKEN_POINTS * 0.5
-        if view.market:  # claiming numbers comes with a buy phase
-            numbers_value += 0.5
         currency_value = min(view.currency_sum, TOKEN_CAP - me.currency) * TOKEN_POINTS
+        risk = view.bust_cards / view.deck_size if view.deck_size else 0.0
+        # first the claim at its ceiling (no search): when the decision holds for any value up
+        # to it, the value itself is not needed
+        ceiling = self._claim_value(view, gain_ceiling(tuple(me.collection), tuple(numbers)))
+        if view.deck_size and risk * (max(ceiling, currency_value) + 1.0) < (1 - risk) * PUSH_GAIN - 1e-9:
+            return Draw()  # it draws even at the highest stake the claim could have
+        if ceiling < currency_value - SURELY_ABOVE:  # surely below: the stake is the currency's
+            if view.deck_size and risk * (currency_value + 1.0) < (1 - risk) * PUSH_GAIN:
+                return Draw()
+            return ClaimCurrency()
+        floor = self._claim_value(view, gain_floor(tuple(me.collection), tuple(numbers)))
+        if floor >= currency_value + SURELY_ABOVE and (
+            not view.deck_size or risk * (floor + 1.0) >= (1 - risk) * PUSH_GAIN + 1e-9
+        ):  # the numbers surely above the currency, and no draw even at their lowest stake
+            return ClaimNumbers()
+        numbers_value = self._claim_value(view, self._gain(view, numbers))
         stake = max(numbers_value, currency_value)
         if view.deck_size:
-            risk = view.bust_cards / view.deck_size
             if risk * (stake + 1.0) < (1 - risk) * PUSH_GAIN:
                 return Draw()
         return ClaimNumbers() if numbers_value >= currency_value else ClaimCurrency()
 
+    @staticmethod
+    def _claim_value(view: View, gain: float) -> float:
+        """What claiming the numbers is worth to the bot, for what they add to its value."""
+        if view.n_players > 1:  # the currency shown goes to the others: half a loss to us
+            gain -= view.currency_sum * TOKEN_POINTS * 0.5
+        if view.market:  # claiming numbers comes with a buy phase
+            gain += 0.5
+        return gain
+
     def _bid(self, view: View) -> Action:
         auction = view.auction
         me = self._mine(view)
-        gain = self._gain(view, [auction.wild])
-        ceiling = min(int(gain / TOKEN_POINTS), me.currency + 3 * me.busts, me.power)
         low = auction.high_bid + 1
+        means = min(me.currency + 3 * me.busts, me.power)
+        if means < low:
+            return Pass()  # the ceiling is at most its means: it passes whatever the wild adds
+        if int((wild_gain_ceiling(tuple(me.collection), auction.wild) + SURELY_ABOVE) / TOKEN_POINTS) < low:
+            return Pass()  # even at what the wild can add at most, it would not bid this high
+        last = len(auction.bidders) == 1
+        # at the least the wild adds, the tokens it is worth (never above the real figure)
+        least = int((gain_floor(tuple(me.collection), (auction.wild,)) - SURELY_ABOVE) / TOKEN_POINTS)
+        if least >= means:  # its ceiling is its means, whatever more the wild adds
+            return Bid(low if last else max(low, (means + low) // 2))
+        if last and least >= low:  # the last bidder bids just enough once it can
+            return Bid(low)
+        gain = self._gain(view, [auction.wild])
+        ceiling = min(int(gain / TOKEN_POINTS), means)
         if ceiling < low:
             return Pass()
-        last = len(auction.bidders) == 1
         return Bid(low if last else max(low, (ceiling + low) // 2))
 
     def _solo_wild(self, view: View) -> Action:
@@ -237,8 +459,12 @@ class TenBot(Bot):
             if TYPE_OF[card] in seen:
                 continue
             seen.add(TYPE_OF[card])
+            floor = self._cost_floor(view, NUMBER_VALUE[card])
+            held = tuple(self._mine(view).collection)
+            if gain_ceiling(held, (card,)) - floor <= best[0] - SURELY_ABOVE:
+                continue  # surely no more than the best even at its ceiling: spare its search
             gain = self._gain(view, [card])
-            if gain - self._cost_floor(view, NUMBER_VALUE[card]) <= best[0]:
+            if gain - floor <= best[0]:
                 continue  # it cannot beat the best so far: spare pricing the cards it would cost
             cost, payment = self._cheapest(view, NUMBER_VALUE[card])
             net = gain - cost

@@ -98,18 +98,23 @@ def _spanned_candidates(mask: int, wilds: int) -> tuple[tuple[int, int, int], ..
 
     An interval whose neighbour is held grows for free, so only intervals with both
     neighbours missing (or at 1 / 9) are tried; an interval is dropped when another one has at
-    least its points with a subset of its gaps.
+    least its points with a subset of its gaps. Those of `_all_candidates` with at most `wilds`
+    gaps: an interval that drops another has fewer gaps, so the ones kept are the same.
     """
+    return tuple([kept for kept in _all_candidates(mask) if kept[1].bit_count() <= wilds])
+
+
+@lru_cache(maxsize=1 << 10)
+def _all_candidates(mask: int) -> tuple[tuple[int, int, int], ...]:
+    """`_spanned_candidates` with wilds enough for any gaps."""
     found: dict[int, tuple[int, int]] = {0: (0, 0)}
     for low in NUMBERS:
         if low > 1 and mask >> (low - 1) & 1:
             continue
         for high in range(low, 10):
-            gaps = _span(low, high) & ~mask
-            if gaps.bit_count() > wilds:
-                break
             if high < 9 and mask >> (high + 1) & 1:
                 continue
+            gaps = _span(low, high) & ~mask
             points = run_points(high - low + 1)
             if found.get(gaps, (-1, 0))[0] < points:
                 found[gaps] = (points, _span(low, high))
@@ -152,26 +157,37 @@ def _coverable(needs: list[int], usable: list[int], rainbow: int) -> bool:
 @lru_cache(maxsize=1 << 14)
 def _colour_options(
     mask: int, own: int, shared: int, numbered: int
-) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[int, ...], int]:
+) -> tuple[tuple[tuple[int, int, int, int], ...], tuple[int, ...], int, tuple[tuple[int, int], ...]]:
     """One colour's intervals as (points, need, numbered wilds usable, span) best points first,
-    the best points for each total need 0..shared, and the span of the best needing none. Cached apart from the whole collection: a
+    the best points for each total need 0..shared, the span of the best needing none, and the
+    (need, points) steps of the best points by need. Cached apart from the whole collection: a
     bot prices a collection without each of its cards in turn, and the other colours stay."""
-    found = tuple(
-        (points, max(0, gaps.bit_count() - own), gaps & numbered, span)
-        for points, gaps, span in _spanned_candidates(mask, own + shared)
-    )
+    rainbow = shared - numbered.bit_count()
+    found = []
     # by_need[k] is the points of the first interval needing at most k (best points first);
     # the empty interval needs nothing, so every k has one
     by_need = [0] * (shared + 1)
     reach = shared + 1
-    for points, need, _, _ in found:
+    steps: list[tuple[int, int]] = []  # (need, points) where by_need rises, the highest first
+    for points, gaps, span in _spanned_candidates(mask, own + shared):
+        need = gaps.bit_count() - own
+        if need <= 0:  # the best needing no shared wild: every later one has no more points
+            # and would take shared wilds this one leaves, so no best total needs them
+            found.append((points, 0, gaps & numbered, span))
+            by_need[0:reach] = [points] * reach
+            steps.append((0, points))
+            return tuple(found), tuple(by_need), span, tuple(steps)
+        numbers = gaps & numbered
+        # an interval whose gaps this colour cannot fill even with every shared wild
+        # (fewer usable numbered wilds and rainbows than it needs) is never part of a total
+        if need > numbers.bit_count() + rainbow:
+            continue
+        found.append((points, need, numbers, span))
         if need < reach:
             by_need[need:reach] = [points] * (reach - need)
             reach = need
-            if not reach:
-                break
-    alone = next(span for _, need, _, span in found if not need)  # the best needing no shared wild
-    return found, tuple(by_need), alone
+            steps.append((need, points))
+    raise AssertionError("the empty interval needs no wild")  # pragma: no cover
 
 
 @lru_cache(maxsize=1 << 14)
@@ -179,15 +195,21 @@ def _coverable_cached(needs: tuple[int, ...], usable: tuple[int, ...], rainbow: 
     return _coverable(list(needs), list(usable), rainbow)
 
 
-@lru_cache(maxsize=1 << 14)
-def _bounds(by_need: tuple[tuple[int, ...], ...]) -> list[list[int]]:
+def _bounds(per_colour: list, shared: int) -> list[list[int]]:
     """bound[c][k]: the most points colours c.. can make with k shared wilds, each colour
-    using its best for its own need (a knapsack that ignores which numbers). Read only."""
-    shared = len(by_need[0]) - 1
-    bound = [[0] * (shared + 1) for _ in range(N_COLOURS + 1)]
-    for c in range(N_COLOURS - 1, -1, -1):
-        row, after = by_need[c], bound[c + 1]
-        bound[c] = [max(row[j] + after[k - j] for j in range(k + 1)) for k in range(shared + 1)]
+    using its best for its own need (a knapsack that ignores which numbers); bound[0] only
+    for k = shared, the only one read. A colour's best points rise with its need only at its
+    steps, so only those are tried (the rows after it rise with k too)."""
+    ks = range(shared + 1)
+    after = list(per_colour[-1][1])  # the last colour alone: its best for each need
+    bound = [[0] * (shared + 1), after]
+    for c in range(N_COLOURS - 2, 0, -1):
+        steps = per_colour[c][3]
+        after = [max([p + after[k - n] for n, p in steps if n <= k]) for k in ks]
+        bound.append(after)
+    top = max([p + after[shared - n] for n, p in per_colour[0][3]])
+    bound.append([0] * shared + [top])
+    bound.reverse()
     return bound
 
 
@@ -220,23 +242,93 @@ def best_runs(masks: tuple[int, ...], pool: Pool) -> tuple[int, Spans]:
     if shared + sum(colour_wilds) == 0:
         return sum(map(_MASK_POINTS.__getitem__, masks)), tuple(map(_longest_span, masks))
     per_colour = [_colour_options(mask, colour_wilds[c], shared, numbered) for c, mask in enumerate(masks)]
-    options = [found for found, _, _ in per_colour]
-    by_need = [row for _, row, _ in per_colour]
-    best = sum(row[0] for row in by_need)
+    best = sum([row[0] for _, row, _, _ in per_colour])
     # each colour on its own: its first interval that needs no shared wild has its best points
-    alone = tuple(span for _, _, span in per_colour)
+    alone = tuple([span for _, _, span, _ in per_colour])
     if shared == 0:  # nothing shared to place: each colour takes its best on its own
         return best, alone
-    bound = _bounds(tuple(by_need))
+    options = [found for found, _, _, _ in per_colour]
+    bound = _bounds(per_colour, shared)
     if bound[0][shared] <= best:  # the colours' best on their own reach the bound already
         return best, alone
     return _search(options, bound, shared, rainbow, best, alone)
 
 
+def _fits(subs: list[tuple[int, int]], need: int, numbers: int, rainbow: int) -> bool:
+    """Can one more colour needing `need` shared wilds, `numbers` of them usable numbered
+    wilds, join colours whose subsets have the (needs, usable numbers) `subs` (the empty one
+    first)? Hall's condition as in `_coverable`, checked only for the subsets with the new
+    colour (the others held before it joined; colours needing none never break it)."""
+    for n, u in subs:
+        if n + need - (u | numbers).bit_count() > rainbow:
+            return False
+    return True
+
+
 def _search(
     options: list, bound: list[list[int]], shared: int, rainbow: int, best: int, spans: Spans
 ) -> tuple[int, Spans]:
-    """Branch and bound from the best (`best`, `spans`) found so far."""
+    """Branch and bound from the best (`best`, `spans`) found so far: the colours one loop
+    each, in the order and with the cuts of a depth-first search over the colours' intervals
+    (best points first), so it finds the same total and intervals."""
+    if N_COLOURS != 4:
+        return _search_any(options, bound, shared, rainbow, best, spans)
+    o0, o1, o2, o3 = options
+    b1, b2, b3 = bound[1], bound[2], bound[3]
+    s0: list[tuple[int, int]] = [(0, 0)]
+    for p0, n0, u0, x0 in o0:
+        if p0 + b1[shared] <= best:
+            break  # sorted by points: nothing later in this colour can do better
+        l0 = shared - n0
+        if l0 < 0 or p0 + b1[l0] <= best:
+            continue
+        if n0:
+            if not _fits(s0, n0, u0, rainbow):
+                continue
+            s1 = [(0, 0), (n0, u0)]
+        else:
+            s1 = s0
+        for p1, n1, u1, x1 in o1:
+            q1 = p0 + p1
+            if q1 + b2[l0] <= best:
+                break
+            l1 = l0 - n1
+            if l1 < 0 or q1 + b2[l1] <= best:
+                continue
+            if n1:
+                if not _fits(s1, n1, u1, rainbow):
+                    continue
+                s2 = s1 + [(n + n1, u | u1) for n, u in s1]
+            else:
+                s2 = s1
+            for p2, n2, u2, x2 in o2:
+                q2 = q1 + p2
+                if q2 + b3[l1] <= best:
+                    break
+                l2 = l1 - n2
+                if l2 < 0 or q2 + b3[l2] <= best:
+                    continue
+                if n2:
+                    if not _fits(s2, n2, u2, rainbow):
+                        continue
+                    s3 = s2 + [(n + n2, u | u2) for n, u in s2]
+                else:
+                    s3 = s2
+                for p3, n3, u3, x3 in o3:
+                    q3 = q2 + p3
+                    if q3 <= best:
+                        break
+                    if n3 > l2 or (n3 and not _fits(s3, n3, u3, rainbow)):
+                        continue
+                    best, spans = q3, (x0, x1, x2, x3)
+                    break  # later intervals of the last colour have no more points
+    return best, spans
+
+
+def _search_any(
+    options: list, bound: list[list[int]], shared: int, rainbow: int, best: int, spans: Spans
+) -> tuple[int, Spans]:
+    """`_search` for any number of colours."""
     needs: tuple[int, ...] = ()
     usable: tuple[int, ...] = ()
     chosen: Spans = ()
@@ -263,6 +355,89 @@ def _search(
 
     search(0, 0, 0)
     return best, spans
+
+
+def ceiling_with(masks: tuple[int, ...], pool: Pool, colour: int, mask: int, own: int) -> int:
+    """A ceiling on `best_total` of these masks and pool with `colour` holding `mask` and `own`
+    colour wilds instead: the knapsack bound of `best_runs`, without its search. The knapsack
+    does not depend on the colours' order, so the other colours' part is shared by every
+    change to this colour (`_others_knapsack`)."""
+    colour_wilds, numbered, rainbow = pool
+    shared = numbered.bit_count() + rainbow
+    _, row, _, steps = _colour_options(mask, own, shared, numbered)
+    after = _others_knapsack(masks, pool, colour)
+    return max([p + after[shared - n] for n, p in steps])
+
+
+@lru_cache(maxsize=1 << 12)
+def _others_knapsack(masks: tuple[int, ...], pool: Pool, colour: int) -> list[int]:
+    """For k = 0..shared wilds, the most points the colours other than `colour` can make
+    together, each with its best for its own need (read only)."""
+    colour_wilds, numbered, rainbow = pool
+    shared = numbered.bit_count() + rainbow
+    ks = range(shared + 1)
+    after: list[int] | None = None
+    for c, m in enumerate(masks):
+        if c == colour:
+            continue
+        _, row, _, steps = _colour_options(m, colour_wilds[c], shared, numbered)
+        if after is None:
+            after = list(row)
+        else:
+            after = [max([p + after[k - n] for n, p in steps if n <= k]) for k in ks]
+    return after if after is not None else [0] * (shared + 1)
+
+
+@lru_cache(maxsize=1 << 12)
+def ceiling_without_shared(masks: tuple[int, ...], pool: Pool) -> int:
+    """A ceiling on `best_total` of these masks with one shared wild (numbered or rainbow) of
+    the pool fewer, whichever: without it each colour's best points for a need are no higher
+    (its intervals are fewer), and one fewer shared wild is there to share, so the knapsack
+    bound with one wild less over the rows with every wild is above it."""
+    colour_wilds, numbered, rainbow = pool
+    shared = numbered.bit_count() + rainbow
+    per_colour = [_colour_options(m, colour_wilds[c], shared, numbered) for c, m in enumerate(masks)]
+    after = _bounds(per_colour, shared)[1]
+    left = shared - 1
+    return max([p + after[left - n] for n, p in per_colour[0][3] if n <= left])
+
+
+_SPANS = tuple(tuple(_span(low, high) if low else 0 for high in range(10)) for low in range(10))
+"""_SPANS[low][high]: the mask of the numbers low..high."""
+_RUN_POINTS = (0, *(run_points(length) for length in NUMBERS))
+"""_RUN_POINTS[length]: the points of a run of that length (0 for none)."""
+
+
+@lru_cache(maxsize=1 << 14)
+def number_gain_ceiling(mask: int, number: int, own: int, numbered: int, rainbow: int) -> int:
+    """A ceiling on what a number card adds to `best_total`: `mask` the numbers held in its
+    colour, `own` that colour's wilds, `numbered` and `rainbow` the shared wilds.
+
+    In a best assignment with the card, its colour scores some interval; if the card is
+    outside it, the same assignment holds without the card. If it is inside, dropping the card
+    leaves the part below it or the part above it as a run (the same cards and wilds in
+    place), or the colour's longest run of its numbers with no wild, so without the card the
+    total is at most this interval's points less the best of those lower. The ceiling is the
+    most that difference can be over the intervals through the card whose other gaps the
+    wilds could fill (no more gaps than the colour's wilds, the rainbows and the numbered
+    wilds of those gaps)."""
+    free = ~(mask | numbered | _bit(number))  # spots only the colour's wilds or a rainbow fill
+    wilds = own + rainbow
+    points = _RUN_POINTS
+    plain = _MASK_POINTS[mask & ~_bit(number)]  # the colour without its interval's wilds
+    ceiling = 0
+    for low in range(number, 0, -1):
+        spans = _SPANS[low]
+        if (spans[number] & free).bit_count() > wilds:
+            break  # lower intervals only add gaps
+        below = points[number - low]
+        for high in range(number, 10):
+            if (spans[high] & free).bit_count() > wilds:
+                break  # gaps no numbered wild can fill, more than the wilds that fill any
+            rise = points[high - low + 1] - max(below, points[high - number], plain)
+            if rise > ceiling:
+                ceiling = rise
+    return ceiling
 
 
 # ---- collections ------------------------------------------------------------------------
@@ -292,16 +467,62 @@ def pool_of(wilds: Sequence[str]) -> Pool:
     return tuple(colour_wilds), numbered, rainbow
 
 
+def _role(card: str) -> tuple[int, int, int]:
+    """(kind, colour index, bit) of a collection card: 0 a number card (its colour and number
+    bit), 1 a colour wild (its colour), 2 a numbered wild (its number bit), 3 a rainbow wild."""
+    if card in CELL:
+        c, n = CELL[card]
+        return 0, c, _bit(n)
+    t = CARD_TYPES[TYPE_OF[card]]
+    if t.kind == COLOUR_WILD:
+        return 1, COLOUR_INDEX[t.colour], 0
+    if t.kind == NUMBER_WILD:
+        return 2, 0, _bit(t.number)
+    return 3, 0, 0
+
+
+_ROLE = {card: _role(card) for card in TYPE_OF if card in CELL or card in IS_WILD}
+
+
+def masks_and_pool(cards: Sequence[str]) -> tuple[tuple[int, ...], Pool]:
+    """A collection's held numbers per colour (bit masks) and its pool of wilds, in one pass:
+    what `_split` and `pool_of` give (other cards are ignored). Cached for tuples."""
+    if type(cards) is tuple:
+        return _masks_and_pool(cards)
+    return _masks_and_pool.__wrapped__(cards)
+
+
+@lru_cache(maxsize=1 << 14)
+def _masks_and_pool(cards: Sequence[str]) -> tuple[tuple[int, ...], Pool]:
+    masks = [0] * N_COLOURS
+    colour_wilds = [0] * N_COLOURS
+    numbered = rainbow = 0
+    role = _ROLE.get
+    for card in cards:
+        r = role(card)
+        if r is None:
+            continue
+        kind, c, bit = r
+        if kind == 0:
+            masks[c] |= bit
+        elif kind == 1:
+            colour_wilds[c] += 1
+        elif kind == 2:
+            numbered |= bit
+        else:
+            rainbow += 1
+    return tuple(masks), (tuple(colour_wilds), numbered, rainbow)
+
+
 def collection_total(cards: Sequence[str]) -> int:
     """The score of a collection (physical card ids) with the best wild assignment."""
-    masks, wilds = _split(cards)
-    return best_total(tuple(masks), pool_of(wilds))
+    masks, pool = masks_and_pool(cards)
+    return best_total(masks, pool)  # read from the module: bench/ten_bots.py swaps it
 
 
 def collection_runs(cards: Sequence[str]) -> tuple[int, Spans]:
     """`collection_total` and, per colour, the numbers of the interval it scores (`best_runs`)."""
-    masks, wilds = _split(cards)
-    return best_runs(tuple(masks), pool_of(wilds))
+    return best_runs(*masks_and_pool(cards))
 
 
 @plain("ten.RunCell")
@@ -408,7 +629,8 @@ def result_of(collections: Sequence[Sequence[str]], currency: Sequence[int]) -> 
 
 __all__ = [
     "CollectionScore", "ColourRun", "RunCell", "WildUse", "best_runs", "best_total",
+    "ceiling_with", "ceiling_without_shared",
     "collection_runs",
-    "collection_total", "longest_run", "pool_of", "result_of", "run_points", "score_collection",
+    "collection_total", "longest_run", "masks_and_pool", "number_gain_ceiling", "pool_of", "result_of", "run_points", "score_collection",
     "tiebreak_key",
 ]

@@ -100,3 +100,40 @@ def test_the_lazy_losses_are_the_sorted_losses_of_every_card() -> None:
         base = value(held)
         expected = sorted((base - value(held[:i] + held[i + 1:]), card) for i, card in enumerate(held))
         assert ten_bot._Losses(held).smallest(len(held)) == expected
+
+
+def test_the_gain_floors_and_ceilings_hold_the_gains() -> None:
+    """The bot decides without a search when its decision holds between these floors and
+    ceilings, so one on the wrong side of a real gain would change a decision."""
+    import random
+
+    from engine.ten.cards import IS_WILD, NUMBER_VALUE
+
+    rng = random.Random(25)
+    wilds, numbers = sorted(IS_WILD), sorted(NUMBER_VALUE)
+    for _ in range(3000):
+        held = tuple(rng.sample(numbers, rng.randrange(14)) + rng.sample(wilds, rng.randrange(5)))
+        wild = rng.choice([w for w in wilds if w not in held])
+        gain = ten_bot._value(held + (wild,)) - ten_bot._value(held)
+        assert ten_bot.gain_floor(held, (wild,)) - 1e-9 <= gain <= ten_bot.wild_gain_ceiling(held, wild) + 1e-9
+        added = tuple(rng.sample([c for c in numbers if c not in held], rng.randrange(1, 4)))
+        gain = ten_bot._value(held + added) - ten_bot._value(held)
+        assert ten_bot.gain_floor(held, added) - 1e-9 <= gain <= ten_bot.gain_ceiling(held, added) + 1e-9
+
+
+def test_the_gains_without_a_search_are_the_gains_float_for_float() -> None:
+    """`gain` skips the search when a floor and a ceiling on the rise meet; it must give the
+    very float the two values give (the decisions compare it)."""
+    import random
+
+    from engine.ten.cards import IS_WILD, NUMBER_VALUE
+
+    rng = random.Random(26)
+    wilds, numbers = sorted(IS_WILD), sorted(NUMBER_VALUE)
+    for _ in range(3000):
+        held = tuple(rng.sample(numbers, rng.randrange(16)) + rng.sample(wilds, rng.choice([0, 1, 2, 4])))
+        if rng.random() < 0.5:
+            added = (rng.choice([w for w in wilds if w not in held]),)
+        else:
+            added = tuple(rng.sample([c for c in numbers if c not in held], rng.randrange(4)))
+        assert ten_bot.gain(held, added) == ten_bot._value(held + added) - ten_bot._value(held)

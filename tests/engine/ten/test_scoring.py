@@ -246,3 +246,28 @@ def test_a_number_outside_its_scored_interval_can_go_without_lowering_the_total(
             if mask >> n & 1 and not spans[c] >> n & 1:
                 fewer = masks[:c] + (mask & ~(1 << n),) + masks[c + 1:]
                 assert best_total_before.__wrapped__(fewer, pool) == total
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    masks=st.tuples(*[st.integers(0, 0b1111111110).map(lambda m: m & ~1)] * len(COLOURS)),
+    colour_wilds=st.tuples(*[st.integers(0, 2)] * len(COLOURS)),
+    numbered=st.integers(0, 0b1111111110).map(lambda m: m & ~1),
+    rainbow=st.integers(0, 2),
+    colour=st.integers(0, len(COLOURS) - 1),
+    number=st.integers(1, 9),
+)
+def test_a_number_card_adds_no_more_than_its_gain_ceiling(
+    masks, colour_wilds, numbered, rainbow, colour, number
+) -> None:
+    """`number_gain_ceiling` (the bot skips a search when a decision holds up to it) is never
+    under what the card really adds to the best total."""
+    from engine.ten.scoring import best_total, number_gain_ceiling
+
+    from .scoring_before import best_total_before
+
+    pool = (colour_wilds, numbered, rainbow)
+    more = masks[:colour] + (masks[colour] | 1 << number,) + masks[colour + 1:]
+    rise = best_total_before.__wrapped__(more, pool) - best_total_before.__wrapped__(masks, pool)
+    assert best_total(more, pool) - best_total(masks, pool) == rise
+    assert rise <= number_gain_ceiling(masks[colour], number, colour_wilds[colour], numbered, rainbow)
