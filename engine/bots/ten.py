@@ -17,16 +17,14 @@ from functools import lru_cache
 
 from ..core import Action, ActionSpace, pick_uniform
 from ..ten.cards import CELL, NUMBER_VALUE, TOKEN_CAP, TYPE_OF, wild_uses
+from ..ten.ceilings import ceiling_with, ceiling_without_shared, number_gain_ceiling
 from ..ten.payment import payment_shapes
 from ..ten.scoring import (
     _ROLE,
     best_total,
-    ceiling_with,
-    ceiling_without_shared,
     collection_runs,
     mask_points,
     masks_and_pool,
-    number_gain_ceiling,
     run_points,
 )
 from ..ten.state import (

@@ -2,9 +2,9 @@
 
 from ..core.descriptor import SEAT, GameDescriptor, OptionDoc, bot_levels
 from . import scorepad
+from .result import CollectionScore, ColourRun, RunCell, WildUse, score_collection
 from .rules import GAME, Ten
 from .scorepad import score_pad
-from .scoring import CollectionScore, ColourRun, RunCell, WildUse, score_collection
 
 __all__ = [
     "DESCRIPTOR", "GAME", "CollectionScore", "ColourRun", "RunCell", "Ten", "WildUse",

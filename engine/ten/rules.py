@@ -33,7 +33,8 @@ from .checks import (
 from .deck import bust_cards, deck_facts, off_deck, unseen_deck
 from .events import ten_events
 from .payment import PaymentSpace, purchasing_power
-from .scoring import collection_total, result_of
+from .result import result_of
+from .scoring import collection_total
 from .seats import MAX_PLAYERS, TURN_PHASES, acting, power_of
 from .setup import setup_state
 from .state import (

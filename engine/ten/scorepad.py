@@ -13,7 +13,7 @@ from typing import Any
 from ..core import InvalidOption, Result
 from ..core.scorepad import NameBook, check_names, counted_items, plural
 from .cards import CARD_TYPES, CURRENCY, IS_WILD, TOKEN_CAP, TYPE_OF, card_name, deck_for
-from .scoring import score_collection, tiebreak_key
+from .result import score_collection, tiebreak_key
 
 _PLAYER_KEYS = {"name", "cards", "currency", "bust"}
 _FIRST_COPY = {TYPE_OF[card]: card for card in reversed(list(TYPE_OF))}

@@ -13,10 +13,8 @@ Numbers are kept as bit masks: bit n set = number n (1..9) is held in that colou
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
-from ..core import Result, plain
 from .cards import (
     CARD_TYPES,
     CELL,
@@ -29,7 +27,6 @@ from .cards import (
     NUMBERS,
     RAINBOW_WILD,
     TYPE_OF,
-    wild_uses,
 )
 
 N_COLOURS = len(COLOURS)
@@ -357,89 +354,6 @@ def _search_any(
     return best, spans
 
 
-def ceiling_with(masks: tuple[int, ...], pool: Pool, colour: int, mask: int, own: int) -> int:
-    """A ceiling on `best_total` of these masks and pool with `colour` holding `mask` and `own`
-    colour wilds instead: the knapsack bound of `best_runs`, without its search. The knapsack
-    does not depend on the colours' order, so the other colours' part is shared by every
-    change to this colour (`_others_knapsack`)."""
-    colour_wilds, numbered, rainbow = pool
-    shared = numbered.bit_count() + rainbow
-    _, row, _, steps = _colour_options(mask, own, shared, numbered)
-    after = _others_knapsack(masks, pool, colour)
-    return max([p + after[shared - n] for n, p in steps])
-
-
-@lru_cache(maxsize=1 << 12)
-def _others_knapsack(masks: tuple[int, ...], pool: Pool, colour: int) -> list[int]:
-    """For k = 0..shared wilds, the most points the colours other than `colour` can make
-    together, each with its best for its own need (read only)."""
-    colour_wilds, numbered, rainbow = pool
-    shared = numbered.bit_count() + rainbow
-    ks = range(shared + 1)
-    after: list[int] | None = None
-    for c, m in enumerate(masks):
-        if c == colour:
-            continue
-        _, row, _, steps = _colour_options(m, colour_wilds[c], shared, numbered)
-        if after is None:
-            after = list(row)
-        else:
-            after = [max([p + after[k - n] for n, p in steps if n <= k]) for k in ks]
-    return after if after is not None else [0] * (shared + 1)
-
-
-@lru_cache(maxsize=1 << 12)
-def ceiling_without_shared(masks: tuple[int, ...], pool: Pool) -> int:
-    """A ceiling on `best_total` of these masks with one shared wild (numbered or rainbow) of
-    the pool fewer, whichever: without it each colour's best points for a need are no higher
-    (its intervals are fewer), and one fewer shared wild is there to share, so the knapsack
-    bound with one wild less over the rows with every wild is above it."""
-    colour_wilds, numbered, rainbow = pool
-    shared = numbered.bit_count() + rainbow
-    per_colour = [_colour_options(m, colour_wilds[c], shared, numbered) for c, m in enumerate(masks)]
-    after = _bounds(per_colour, shared)[1]
-    left = shared - 1
-    return max([p + after[left - n] for n, p in per_colour[0][3] if n <= left])
-
-
-_SPANS = tuple(tuple(_span(low, high) if low else 0 for high in range(10)) for low in range(10))
-"""_SPANS[low][high]: the mask of the numbers low..high."""
-_RUN_POINTS = (0, *(run_points(length) for length in NUMBERS))
-"""_RUN_POINTS[length]: the points of a run of that length (0 for none)."""
-
-
-@lru_cache(maxsize=1 << 14)
-def number_gain_ceiling(mask: int, number: int, own: int, numbered: int, rainbow: int) -> int:
-    """A ceiling on what a number card adds to `best_total`: `mask` the numbers held in its
-    colour, `own` that colour's wilds, `numbered` and `rainbow` the shared wilds.
-
-    In a best assignment with the card, its colour scores some interval; if the card is
-    outside it, the same assignment holds without the card. If it is inside, dropping the card
-    leaves the part below it or the part above it as a run (the same cards and wilds in
-    place), or the colour's longest run of its numbers with no wild, so without the card the
-    total is at most this interval's points less the best of those lower. The ceiling is the
-    most that difference can be over the intervals through the card whose other gaps the
-    wilds could fill (no more gaps than the colour's wilds, the rainbows and the numbered
-    wilds of those gaps)."""
-    free = ~(mask | numbered | _bit(number))  # spots only the colour's wilds or a rainbow fill
-    wilds = own + rainbow
-    points = _RUN_POINTS
-    plain = _MASK_POINTS[mask & ~_bit(number)]  # the colour without its interval's wilds
-    ceiling = 0
-    for low in range(number, 0, -1):
-        spans = _SPANS[low]
-        if (spans[number] & free).bit_count() > wilds:
-            break  # lower intervals only add gaps
-        below = points[number - low]
-        for high in range(number, 10):
-            if (spans[high] & free).bit_count() > wilds:
-                break  # gaps no numbered wild can fill, more than the wilds that fill any
-            rise = points[high - low + 1] - max(below, points[high - number], plain)
-            if rise > ceiling:
-                ceiling = rise
-    return ceiling
-
-
 # ---- collections ------------------------------------------------------------------------
 def _split(cards: Sequence[str]) -> tuple[list[int], list[str]]:
     masks = [0] * N_COLOURS
@@ -525,112 +439,7 @@ def collection_runs(cards: Sequence[str]) -> tuple[int, Spans]:
     return best_runs(*masks_and_pool(cards))
 
 
-@plain("ten.RunCell")
-@dataclass(frozen=True, slots=True)
-class RunCell:
-    number: int
-    card: str
-    """The number card or the wild that fills this number."""
-
-
-@plain("ten.ColourRun")
-@dataclass(frozen=True, slots=True)
-class ColourRun:
-    colour: str
-    low: int
-    high: int
-    """The longest run low..high (0, 0 = the colour scores nothing)."""
-    points: int
-    cells: tuple[RunCell, ...]
-
-
-@plain("ten.WildUse")
-@dataclass(frozen=True, slots=True)
-class WildUse:
-    card: str
-    colour: str | None
-    number: int | None
-    """None, None = unused."""
-
-
-@plain("ten.CollectionScore")
-@dataclass(frozen=True, slots=True)
-class CollectionScore:
-    total: int
-    runs: tuple[ColourRun, ...]
-    """One per colour, in colour order."""
-    wilds: tuple[WildUse, ...]
-    """Every wild of the collection by card id, with the spot it fills."""
-
-
-def score_collection(cards: Sequence[str]) -> CollectionScore:
-    """The best total and the reported assignment (ten.md §8): wilds fixed one at a time by
-    card id, each to its first use (unused, then colour by colour, number by number) that
-    still allows the best total; per colour the longest run (the lower one on a tie)."""
-    masks, wilds = _split(cards)
-    target = best_total(tuple(masks), pool_of(wilds))
-    left = sorted(wilds)
-    placed: dict[tuple[int, int], str] = {}
-    uses: list[WildUse] = []
-    while left:
-        wild, left = left[0], left[1:]
-        pool = pool_of(left)
-        use: tuple[int, int] | None = None
-        if best_total(tuple(masks), pool) != target:
-            for c, n in wild_uses(wild):
-                trial = list(masks)
-                trial[c] |= _bit(n)
-                if best_total(tuple(trial), pool) == target:
-                    use = (c, n)
-                    break
-        if use is None:
-            uses.append(WildUse(wild, None, None))
-        else:
-            c, n = use
-            masks[c] |= _bit(n)
-            placed[use] = wild
-            uses.append(WildUse(wild, COLOURS[c], n))
-    number_cards: dict[tuple[int, int], str] = {}
-    for card in sorted(cards):
-        if card in CELL:
-            number_cards.setdefault(CELL[card], card)
-    runs = []
-    for c, colour in enumerate(COLOURS):
-        low, high = longest_run(masks[c])
-        cells = tuple(
-            RunCell(n, number_cards.get((c, n)) or placed[(c, n)]) for n in range(low, high + 1)
-        ) if low else ()
-        runs.append(ColourRun(colour, low, high, run_points(high - low + 1) if low else 0, cells))
-    return CollectionScore(target, tuple(runs), tuple(uses))
-
-
-def tiebreak_key(currency: int, collection_size: int) -> int:
-    """One int ranking ten.md's tie-breaks: most currency tokens, then fewest cards."""
-    return currency * 256 - collection_size
-
-
-def colour_points(cards: Sequence[str]) -> tuple[tuple[str, int], ...]:
-    """(colour, points) of each colour's run in the reported assignment of `score_collection`.
-
-    Without wilds that is each colour's longest run as held, which needs no search.
-    """
-    masks, wilds = _split(cards)
-    if not wilds:
-        return tuple(zip(COLOURS, map(_MASK_POINTS.__getitem__, masks), strict=True))
-    return tuple((run.colour, run.points) for run in score_collection(cards).runs)
-
-
-def result_of(collections: Sequence[Sequence[str]], currency: Sequence[int]) -> Result:
-    """Per seat: points per colour (breakdown), ranked by total then the tie-breaks."""
-    breakdown = [colour_points(cards) for cards in collections]
-    tiebreak = [tiebreak_key(currency[s], len(cards)) for s, cards in enumerate(collections)]
-    return Result.from_breakdown(breakdown, tiebreak)
-
-
 __all__ = [
-    "CollectionScore", "ColourRun", "RunCell", "WildUse", "best_runs", "best_total",
-    "ceiling_with", "ceiling_without_shared",
-    "collection_runs",
-    "collection_total", "longest_run", "masks_and_pool", "number_gain_ceiling", "pool_of", "result_of", "run_points", "score_collection",
-    "tiebreak_key",
+    "best_runs", "best_total", "collection_runs", "collection_total", "longest_run", "mask_points",
+    "masks_and_pool", "pool_of", "run_points",
 ]

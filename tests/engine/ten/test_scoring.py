@@ -9,7 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.ten.cards import CELL, COLOURS, IS_WILD, TYPE_OF, deck_for, wild_uses
-from engine.ten.scoring import collection_total, longest_run, result_of, score_collection
+from engine.ten.result import result_of, score_collection
+from engine.ten.scoring import collection_total, longest_run
 
 from .helpers import RULES_JSON, physical
 
@@ -262,7 +263,8 @@ def test_a_number_card_adds_no_more_than_its_gain_ceiling(
 ) -> None:
     """`number_gain_ceiling` (the bot skips a search when a decision holds up to it) is never
     under what the card really adds to the best total."""
-    from engine.ten.scoring import best_total, number_gain_ceiling
+    from engine.ten.ceilings import number_gain_ceiling
+    from engine.ten.scoring import best_total
 
     from .scoring_before import best_total_before
 

@@ -19,7 +19,7 @@ from engine.ten.cards import (
     TYPE_OF,
     card_name,
 )
-from engine.ten.scoring import CollectionScore, ColourRun
+from engine.ten.result import CollectionScore, ColourRun
 from engine.ten.state import BUY, FINAL_BUY, PAY, SOLO_WILD, Payment, PlayerView
 
 COLOUR_STYLE = {"red": "bold red", "blue": "bold dodger_blue1", "green": "bold green", "orange": "bold dark_orange"}
