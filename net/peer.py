@@ -31,9 +31,11 @@ log = logging.getLogger("gamenight.net")
 
 # Seconds of silence after which a peer says "still here" with its presence, where retained
 # presence and wills do not reach every peer (a cluster keeps them per node): anything it
-# signs counts as well, so a peer at play repeats nothing. 0 = never. A seat the table waits on
-# and not heard for PRESENCE_MISSED periods counts offline (docs/protocol.md, section 1).
-PRESENCE_EVERY = 10.0
+# signs counts as well, so a peer at play repeats nothing. Not shorter: with 10 s, 2,000 games
+# at once on an overloaded broker (steps slower than that) delivered twice the messages a game.
+# 0 = never. A seat the table waits on and not heard for PRESENCE_MISSED periods counts offline
+# (docs/protocol.md, section 1).
+PRESENCE_EVERY = 30.0
 PRESENCE_MISSED = 3
 ANSWER_EVERY = 1.0  # at most one answer to "who hosts this table?" a second, however many ask
 
