@@ -91,8 +91,10 @@ class RabbitCluster:
 
     async def start(self) -> None:
         for i in (0, 1):
-            self.procs[i] = subprocess.Popen([RABBITMQ_SERVER], env=self._env(i), stdout=subprocess.DEVNULL,
-                                             stderr=subprocess.DEVNULL, start_new_session=True)
+            # cwd: an Erlang VM that dies writes its MnesiaCore dump into its working directory.
+            self.procs[i] = subprocess.Popen([RABBITMQ_SERVER], env=self._env(i), cwd=self.dir,
+                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                             start_new_session=True)
         await asyncio.gather(self._mqtt_up(0), self._mqtt_up(1))
         await self.ctl(1, "stop_app")
         await self.ctl(1, "join_cluster", self.node(0))
