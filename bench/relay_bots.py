@@ -109,7 +109,8 @@ async def main(args: argparse.Namespace) -> None:
 
 async def measure(args: argparse.Namespace, broker: str) -> None:
     from net.launch import BrokerSettings
-    from net.relay import Relay, RelayLimits
+    from net.relay import Relay
+    from net.relay_limits import RelayLimits
 
     home = Path(tempfile.mkdtemp(prefix="gn-relay-bots-"))
     os.environ["GAMENIGHT_HOME"] = str(home)

@@ -25,7 +25,6 @@ import logging
 import shutil
 from collections import OrderedDict, deque
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from hashlib import sha256
 from pathlib import Path
 
@@ -39,6 +38,7 @@ from .lockstep import Lockstep, Note, Output, Publish
 from .paths import atomic_write, data_dir
 from .peer import Peer
 from .relay_lending import BotLending, store_when_playing
+from .relay_limits import RelayLimits
 from .store import GameStore, PendingStore, read_log
 from .topics import Topics, lobby_filter
 from .transport import Transport
@@ -46,26 +46,6 @@ from .transport import Transport
 log = logging.getLogger("gamenight.net")
 
 TICK = 0.25  # seconds between two looks of the relay's clock at the tables it lends bots to
-
-
-@dataclass(frozen=True)
-class RelayLimits:
-    """What one announcing key (a host) may take of a relay, and what the relay keeps loaded."""
-
-    live_per_key: int = 4  # unfinished games watched (and archived) at once
-    bots_per_key: int = 4  # relay bots lent at once
-    archived_per_key: int = 200  # finished games kept on disk; the oldest goes first
-    loaded_archives: int = 4  # finished games kept in memory to answer sync requests
-    loads_per_minute: int = 30  # finished games read back from disk (replaying costs CPU)
-    # a table not started by then (fake, abandoned), or started and silent that long, is let go
-    lobby_seconds: float = 600.0
-    lobby_tables: int = 1000  # unstarted tables watched at once, from all keys; the oldest goes first
-    # bots (net/relay_lending.py): tables set up at once (their seed and first deal need no
-    # player to think), and how long a table may wait on its players before it lends its
-    # bots to a table that waits, when setting up and when playing
-    setup_tables: int = 32
-    setup_wait: float = 1.0
-    idle_seconds: float = 30.0
 
 
 Closer = Callable[[], Awaitable[None]]

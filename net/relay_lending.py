@@ -36,19 +36,23 @@ import shutil
 from dataclasses import dataclass, field
 from hashlib import sha256
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .codec import Envelope, decode_envelope
 from .errors import Refused
 from .identity import Identity
 from .lockstep import Lockstep, Publish
 from .peer import Peer
+from .relay_limits import RelayLimits
 from .session import join_game
 from .store import WRITER, PendingStore, games_dir, read_log
 from .topics import Topics
 
 if TYPE_CHECKING:
-    from .relay import Relay, RelayLimits
+    from collections.abc import Coroutine
+
+    from .launch import BrokerSettings
+    from .transport import Transport
 
 log = logging.getLogger("gamenight.net")
 
@@ -102,10 +106,29 @@ class BotSeats:
         return now - self.moved
 
 
+class LendingRelay(Protocol):
+    """What the lending uses of its relay (net/relay.py), so neither module imports the other's."""
+
+    settings: BrokerSettings
+    limits: RelayLimits
+    identity: Identity
+    max_bots: int
+    bot_level: str
+    url: str
+    transport: Transport
+    watchers: dict[str, Peer]
+
+    def spawn(self, coro: Coroutine) -> None: ...
+
+    def publish(self, topic: str, payload: bytes, retain: bool = False) -> None: ...
+
+    def wake(self) -> None: ...
+
+
 class BotLending:
     """The relay's bots: which tables ask, which get them, which give them back."""
 
-    def __init__(self, relay: Relay) -> None:
+    def __init__(self, relay: LendingRelay) -> None:
         self.relay = relay
         self.tables: dict[str, BotSeats] = {}
         self.served = 0  # bot starts (a table's bots resumed after a park count again)

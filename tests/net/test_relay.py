@@ -17,7 +17,8 @@ from net.identity import Identity, load_or_create
 from net.launch import BrokerSettings, connect, host_session
 from net.lockstep import Lockstep
 from net.peer import Peer
-from net.relay import Relay, RelayLimits
+from net.relay import Relay
+from net.relay_limits import RelayLimits
 from net.session import host_game, join_game
 from net.store import read_log
 from net.transport import MemoryBroker, MemoryTransport, Transport
