@@ -10,9 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 
 from ..core import ActionSpace, Stream
+from ..core.plain import fast_maker
 from .cards import BOARDS, CARD_RANK, CARDS
 from .payment import Profile, Way, city_ways, profile
 from .state import BUILD, BUILD_FREE, DISCARD, STAGE, CardOption, Payment, Pick
+
+# positional makers, every field in order: a frozen dataclass's own __init__ sets each field
+# through object.__setattr__, and a bot's decision lists every pick of its hand
+_pick = fast_maker(Pick)
+_payment = fast_maker(Payment)
 
 _FREE_WAY: tuple[Way, ...] = ((0, 0),)
 _NO_WAY: tuple[Way, ...] = ()
@@ -232,11 +238,11 @@ class Picks(ActionSpace):
             yield from self._of(card)
 
     def _of(self, card: str) -> list[Pick]:
-        out = [Pick(card, BUILD, left, right) for left, right in self.status(card)[2]]
+        out = [_pick(card, BUILD, left, right) for left, right in self.status(card)[2]]
         if self._free_for(card):
-            out.append(Pick(card, BUILD_FREE))
-        out += [Pick(card, STAGE, left, right) for left, right in self.stage_ways()]
-        out.append(Pick(card, DISCARD))
+            out.append(_pick(card, BUILD_FREE, 0, 0))
+        out += [_pick(card, STAGE, left, right) for left, right in self.stage_ways()]
+        out.append(_pick(card, DISCARD, 0, 0))
         return out
 
     def __getitem__(self, index: int) -> Pick:
@@ -251,16 +257,16 @@ class Picks(ActionSpace):
                 continue
             offered = self.status(card)[2]
             if index < len(offered):
-                return Pick(card, BUILD, *offered[index])
+                return _pick(card, BUILD, *offered[index])
             index -= len(offered)
             if self._free_for(card):
                 if index == 0:
-                    return Pick(card, BUILD_FREE)
+                    return _pick(card, BUILD_FREE, 0, 0)
                 index -= 1
             stage = self.stage_ways()
             if index < len(stage):
-                return Pick(card, STAGE, *stage[index])
-            return Pick(card, DISCARD)
+                return _pick(card, STAGE, *stage[index])
+            return _pick(card, DISCARD, 0, 0)
         raise AssertionError("counts and cards disagree")  # unreachable: index < total
 
     def sample(self, rng: Stream) -> Pick:
@@ -282,19 +288,19 @@ class Picks(ActionSpace):
             if index < bound:
                 offered = self.status(card)[2]
                 if index < len(offered):
-                    return Pick(card, BUILD, *offered[index])
+                    return _pick(card, BUILD, *offered[index])
                 continue  # a slot beyond the card's ways: draw again
             index -= bound
             if free:
                 if index == 0:
-                    return Pick(card, BUILD_FREE)
+                    return _pick(card, BUILD_FREE, 0, 0)
                 index -= 1
             if index < stage_slots:
                 stage = self.stage_ways()
                 if index < len(stage):
-                    return Pick(card, STAGE, *stage[index])
+                    return _pick(card, STAGE, *stage[index])
                 continue
-            return Pick(card, DISCARD)
+            return _pick(card, DISCARD, 0, 0)
 
     def _layout(self) -> tuple[tuple[tuple[str, int, bool, int], ...], int]:
         """Per card (card, build slots, free build, all its slots), and the stage slots."""
@@ -323,12 +329,12 @@ class Picks(ActionSpace):
         if self._options is None:
             cards = tuple(
                 CardOption(card=c, build=status, coin_cost=coin_cost,
-                           payments=tuple(Payment(left, right) for left, right in offered),
+                           payments=tuple([_payment(left, right) for left, right in offered]),
                            chain=status == "free", free_build=self.free and status != "owned")
                 for c in self.cards
                 for status, coin_cost, offered in (self.status(c),)
             )
-            self._options = cards, tuple(Payment(left, right) for left, right in self.stage_ways())
+            self._options = cards, tuple([_payment(left, right) for left, right in self.stage_ways()])
         return self._options
 
 

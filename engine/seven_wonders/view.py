@@ -7,6 +7,7 @@ from typing import NamedTuple
 from ..core import (
     HIDDEN,
 )
+from ..core.plain import fast_maker
 from .cards import (
     CARD_RANK,
     PASS_LEFT,
@@ -27,6 +28,8 @@ from .state import (
     State,
     View,
 )
+
+_new_view = fast_maker(View)
 
 
 def final_scores(state: State) -> tuple[SeatScore, ...]:
@@ -81,34 +84,36 @@ def make_view(state: State, seat: int | None) -> View:
         for m in state.moves
     )
     hand_sizes = tuple(len(h) for h in state.hands)
-    return View(
-        seat=me,
-        n_players=n,
-        age=state.age,
-        turn=state.turn,
-        phase=state.phase,
-        active=active,
-        pass_left=PASS_LEFT[state.age],
-        wonders=state.wonders,
-        sides=state.sides,
-        cities=state.cities,
-        stages=state.stages,
-        coins=state.coins,
-        tokens=state.tokens,
-        hand_sizes=hand_sizes,
-        discard_count=len(state.discard),
-        moves=moves,
-        hand=own.hand,
-        tucked=state.tucked[me] if me is not None else (),
-        my_discards=tuple(c for who, c in state.discard if who == me) if me is not None else (),
-        discard_pile=own.pile,
-        kept=own.kept,
-        budget=own.budget,
-        discount_basis=own.basis,
-        free_build=own.free,
-        options=own.options,
-        stage_payments=own.stage_pay,
-        final=final_scores(state) if state.phase == OVER else (),
-        production=memo_of(state).production(),
-        conflicts=state.conflicts,
+    # positional, in field order (the View's fields): its frozen __init__ would set each of
+    # the 29 fields through object.__setattr__, and a bot reads a view every decision
+    return _new_view(
+        me,  # seat
+        n,  # n_players
+        state.age,  # age
+        state.turn,  # turn
+        state.phase,  # phase
+        active,  # active
+        PASS_LEFT[state.age],  # pass_left
+        state.wonders,  # wonders
+        state.sides,  # sides
+        state.cities,  # cities
+        state.stages,  # stages
+        state.coins,  # coins
+        state.tokens,  # tokens
+        hand_sizes,  # hand_sizes
+        len(state.discard),  # discard_count
+        moves,  # moves
+        own.hand,  # hand
+        state.tucked[me] if me is not None else (),  # tucked
+        tuple(c for who, c in state.discard if who == me) if me is not None else (),  # my_discards
+        own.pile,  # discard_pile
+        own.kept,  # kept
+        own.budget,  # budget
+        own.basis,  # discount_basis
+        own.free,  # free_build
+        own.options,  # options
+        own.stage_pay,  # stage_payments
+        final_scores(state) if state.phase == OVER else (),  # final
+        memo_of(state).production(),  # production
+        state.conflicts,  # conflicts
     )

@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..core import HIDDEN
+from ..core.plain import fast_maker
 from .cards import GOOD_OF, IDX, LEGAL, NG, PENALTY, rounds
 from .common import loaders
 from .counted import Counted
@@ -64,6 +65,9 @@ def inspection(bag: Sequence[str], declared: str) -> Inspection:
     confiscated = tuple(card for card in bag if GOOD_OF.get(card) != i)
     return Inspection(declared, kept, confiscated, fines(confiscated) if confiscated else fines(bag))
 
+
+_new_view = fast_maker(View)
+_new_seat_view = fast_maker(SeatView)
 
 _inspected = lru_cache(maxsize=4096)(inspection)
 """`inspection` of a bag as a tuple, remembered: views show the same opened bag many times."""
@@ -127,15 +131,13 @@ def make_view(s: State, seat: int | None) -> View:
     players = _seat_views(s, seat, over, z)
     active = () if over else tuple(sorted(loaders(s))) if s.phase == LOAD else (s.turn,)
     confiscated = z.public(s.confiscated)
-    return View(
-        seat=seat, n_players=s.n_players, royal_goods=s.royal, round=s.round,
-        rounds=rounds(s.n_players), sheriff=s.sheriff, phase=s.phase, step=s.step,
-        active=active, players=players, draw_size=len(s.draw_pile),
-        piles=(s.piles[0][::-1], s.piles[1][::-1]), drew_deck=s.drew_deck, pending=s.pending,
-        conditions=s.conditions, merchant=s.merchant, exchange=s.exchange, offer=s.offer,
-        talk=s.talk, confiscated=confiscated, debt=s.debt,
-        consequences=None if seat is None else consequences(
-            seat, s.phase, s.step, players, s.merchant, confiscated),
+    # positional, in field order: a frozen dataclass's own __init__ sets each of the 22 fields
+    # through object.__setattr__, 7x the cost of the maker (a bot reads a view every decision)
+    return _new_view(
+        seat, s.n_players, s.royal, s.round, rounds(s.n_players), s.sheriff, s.phase, s.step,
+        active, players, len(s.draw_pile), (s.piles[0][::-1], s.piles[1][::-1]), s.drew_deck,
+        s.pending, s.conditions, s.merchant, s.exchange, s.offer, s.talk, confiscated, s.debt,
+        None if seat is None else consequences(seat, s.phase, s.step, players, s.merchant, confiscated),
     )
 
 
@@ -164,16 +166,13 @@ def _listed_seat_view(
     revealed: tuple[str, ...],
 ) -> SeatView:
     up, down = z.stand_faces(stand)
-    return SeatView(
-        seat=p,
-        gold=gold,
-        hand=z.own(hand) if mine else z.known_first(hand_known, z.size(hand)),
-        set_aside=z.own(aside) if mine else (HIDDEN,) * z.size(aside),
-        bag=z.own(bag) if mine else (HIDDEN,) * z.size(bag),
-        declared=declared,
-        stand_up=up,
-        stand_down=z.own(down) if down_known else z.known_first(stand_known, z.size(down)),
-        outcome=outcome,
-        revealed=revealed,
-        inspection=_inspected(revealed, declared) if revealed else None,
+    return _new_seat_view(
+        p, gold,
+        z.own(hand) if mine else z.known_first(hand_known, z.size(hand)),
+        z.own(aside) if mine else (HIDDEN,) * z.size(aside),
+        z.own(bag) if mine else (HIDDEN,) * z.size(bag),
+        declared, up,
+        z.own(down) if down_known else z.known_first(stand_known, z.size(down)),
+        outcome, revealed,
+        _inspected(revealed, declared) if revealed else None,
     )
