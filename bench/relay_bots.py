@@ -33,7 +33,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from net_relay import open_fds, rss_mb  # noqa: E402  (this folder is on the path of a script)
+from bench.relay_probe import open_fds, rss_bytes  # noqa: E402
+
+MB = 2**20
 
 VARIANTS = {"lobby": (4, None), "stall": (3, b"seed_commit"), "commit-stall": (3, b"seed_reveal")}
 
@@ -127,12 +129,12 @@ async def measure(args: argparse.Namespace, broker: str) -> None:
         base = await time_to_bots(relay.url, args.timeout)
         print(f"no flood:            a real host has its 2 bots playing after {shown(base, args.timeout)}", flush=True)
         for variant in args.variants.split(","):
-            rss, fds = rss_mb(), open_fds()
+            rss, fds = rss_bytes() / MB, open_fds()
             began = time.perf_counter()
             child = await attacker(relay.url, args.fakes, variant)
             await asyncio.sleep(args.settle)  # the relay has seen them all, and lent what it lends
             print(f"{args.fakes} fakes ({variant}) announced in {time.perf_counter() - began:.1f} s: relay watches "
-                  f"{len(relay.watchers)}, runs {relay.bots_running} bots; RSS {rss:.1f} -> {rss_mb():.1f} MB, "
+                  f"{len(relay.watchers)}, runs {relay.bots_running} bots; RSS {rss:.1f} -> {rss_bytes() / MB:.1f} MB, "
                   f"open fds {fds} -> {open_fds()}", flush=True)
             got = await time_to_bots(relay.url, args.timeout)
             print(f"flood ({variant + '):':14s} a real host has its 2 bots playing after {shown(got, args.timeout)}",
