@@ -126,11 +126,11 @@ async def deal_time(url: str, game_id: str, n: int) -> tuple[float, int]:
     try:
         await until(lambda: all(p.lockstep.seed is not None for p in peers))
         start = time.perf_counter()
-        await until(lambda: all(len(p.lockstep.steps.dealing.mine) == 7 for p in peers)
+        await until(lambda: all(len(p.lockstep.my_faces()) == 7 for p in peers)
                     if game_id == AgeDeal.id else
                     all(p.lockstep.phase == "play" and not p.lockstep.dealing_busy() for p in peers))
         seconds = time.perf_counter() - start
-        cards = sum(t.size for t in peers[0].lockstep.steps.dealing.tables.values())
+        cards = peers[0].lockstep.dealt_cards()
         return seconds, cards
     finally:
         await close(transports, peers)

@@ -244,14 +244,13 @@ class Peer:
         PRESENCE_MISSED periods offline: where retained presence and wills do not reach every
         peer (a cluster keeps them per node; a node that dies takes its clients' wills along),
         live presence still tells the table who is there."""
-        social = self.lockstep.social
         while True:
             await asyncio.sleep(min(0.5, (self.presence_every or 1.0) / 2))
             if not self.presence_every:
                 continue
-            if social.silent_for() >= self.presence_every and self.transport.connected.is_set():
+            if self.lockstep.silent_for() >= self.presence_every and self.transport.connected.is_set():
                 self._publish_presence(self._status)
-            self._run(self.lockstep.social.expire(self.presence_every * PRESENCE_MISSED))
+            self._run(self.lockstep.expire_presence(self.presence_every * PRESENCE_MISSED))
 
     def _publish_presence(self, status: str) -> None:
         self._status = status
@@ -428,7 +427,7 @@ class Peer:
         if note.kind in ("changed", "handover", "waiting") and not self.lockstep.replaying:
             self._proxy_turns()
         if note.kind == "vote" and self.bot_kind is not None:  # a bot seat follows the players
-            asyncio.get_running_loop().call_soon(lambda: self._run(self.lockstep.votes.follow(note)))
+            asyncio.get_running_loop().call_soon(lambda: self._run(self.lockstep.follow_vote(note)))
         for listener in list(self.listeners):
             try:
                 listener(note)

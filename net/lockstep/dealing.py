@@ -21,15 +21,22 @@ learns a face only when the rules show it:
 
 A deck the rules shuffle during the game (its tokens appear in the state) is dealt the same
 way at that step, before the show; a seat's own cards dealt anew (Sheriff's hand before the
-bags are loaded, `Game.deck_owner`) get that seat's pass alone (`deck_own`), then the locks. A signed message that breaks the protocol convicts its
-seat on every peer that checks it (the message is the proof), and the table may vote.
+bags are loaded, `Game.deck_owner`) get that seat's pass alone (`deck_own`), then the locks.
+A signed message that breaks the protocol convicts its seat on every peer that checks it (the
+message is the proof), and the table may vote.
+
+This module holds the deal and the actions' proofs; the show and the open are in reveals.py,
+the audit, keys asked for in clear, a handover and a resume in deck_care.py. The steps ask
+this protocol as a service: what they must do next (the game starts, a reveal is complete, a
+seat is convicted ...) comes back as events among the outputs (deck_events.py), never as a
+call into the steps.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 from engine.core import Game
 from engine.core.dealer import private_in_reach
@@ -37,14 +44,13 @@ from engine.core.hidden import is_token, mask, masked, parse_token, reveal, toke
 from engine.core.plain import plain
 
 from ..codec import Envelope
-from ..deck import Cheat, DeckError, DeckSeat, DeckSpec, DeckTable, UnknownCard
-from ..deck.group import box_secret
-from .context import Context, restates
+from ..deck import Cheat, DeckError, DeckSeat, DeckSpec, DeckTable
+from .buffer import Buffer
+from .context import Context
 from .deck_care import DEAL_KINDS, MAX_ASKS, DeckCare
-from .outputs import DECK_KINDS, Keep, Note, Output, Publish, Secret
-
-if TYPE_CHECKING:
-    from .steps import Steps
+from .deck_events import Convict, Dealt, Release, Told
+from .outputs import DECK_KINDS, Keep, Note, Publish, Secret
+from .reveals import Reveal, Reveals
 
 SECRET = "deck"  # the entropy this seat's deck secrets are derived from, kept for a resume
 
@@ -59,24 +65,13 @@ class Shown:
     proof: tuple[tuple[str, int, tuple[bytes, ...]], ...] = ()
 
 
-@dataclass
-class Reveal:
-    """A show (after a change) or an open (before a step) in progress."""
+class Dealing(Reveals, DeckCare):
+    """What one peer holds of the deck protocol of its game: a service the steps ask, which
+    answers with outputs and events (deck_events.py) and never calls into the steps."""
 
-    kind: str  # "deck_show" or "deck_open" (for the step in progress)
-    public: tuple[str, ...]  # tokens for everyone
-    private: dict[int, tuple[str, ...]]  # seat -> tokens for that seat alone
-    senders: frozenset[int]
-    got: dict[int, Envelope] = field(default_factory=dict)
-    keys: dict[str, dict[int, bytes]] = field(default_factory=dict)  # public token -> seat -> key
-
-
-class Dealing(DeckCare):
-    """What one peer holds of the deck protocol of its game."""
-
-    def __init__(self, ctx: Context, steps: Steps) -> None:
+    def __init__(self, ctx: Context, buffer: Buffer) -> None:
         self.ctx = ctx
-        self.steps = steps
+        self.buffer = buffer  # messages that came before their step or their turn
         self.on = False  # this game is dealt by the protocol
         # False for a seated peer rejoining without its files: keys drawn anew would fail the
         # commitments of the deal the others hold, so it sends none (the table may vote)
@@ -181,7 +176,7 @@ class Dealing(DeckCare):
         return mine
 
     # ---- the deal ----------------------------------------------------------------------
-    def begin(self, decks: Iterable[tuple[str, tuple[Any, ...]]]) -> list[Output]:
+    def begin(self, decks: Iterable[tuple[str, tuple[Any, ...]]]) -> list[Told]:
         """The seed is agreed: deal every deck of the game (the game starts once all are)."""
         n_players = len(self.ctx.keys)
         self.on = True
@@ -192,9 +187,9 @@ class Dealing(DeckCare):
             return self.ctx.freeze(f"setup failed: {exc}")
         return self._deal(specs)
 
-    def _deal(self, specs: Iterable[DeckSpec], points: Mapping[str, tuple[bytes, ...]] | None = None) -> list[Output]:
+    def _deal(self, specs: Iterable[DeckSpec], points: Mapping[str, tuple[bytes, ...]] | None = None) -> list[Told]:
         ctx = self.ctx
-        out: list[Output] = []
+        out: list[Told] = []
         labels = []
         keys = ctx.my_seat is not None and (SECRET in ctx.secrets or self.may_draw)
         if ctx.my_seat is not None and not keys:
@@ -212,9 +207,7 @@ class Dealing(DeckCare):
         out += self._my_pass()
         # passes of this deal that came before this peer reached its step (another seat
         # applied the step first): their turn may be now
-        for env in self.steps.buffer.release(ctx.step):
-            out += self.steps.route(env)
-        return out
+        return [*out, Release(ctx.step)]
 
     def _specs(self, decks: Iterable[tuple[str, tuple[Any, ...]]], n: int) -> list[DeckSpec]:
         """One spec per deck dealt. A deck whose cards end with tokens of another deck's first
@@ -235,7 +228,7 @@ class Dealing(DeckCare):
             specs[label] = DeckSpec(self.ctx.gid, label, own, n, tuple(decks[pool]), len(slots))
         return [spec for label, spec in specs.items() if label not in self.pools]
 
-    def _deal_mid_game(self, state: Any, labels: Iterable[str]) -> list[Output]:
+    def _deal_mid_game(self, state: Any, labels: Iterable[str]) -> list[Told]:
         """Deal the decks the rules shuffled during the game: a deck of known faces
         (`Game.deck_cards`), or a seat's own cards it deals anew (`Game.deck_owner`), whose
         candidates are every face dealt so far, `drawn` of them its own."""
@@ -273,7 +266,7 @@ class Dealing(DeckCare):
         faces = [known.get(card) if is_token(card) else card for card in self.held[label]]
         return None if any(f is None for f in faces) else faces
 
-    def _entropy(self, out: list[Output]) -> bytes:
+    def _entropy(self, out: list[Told]) -> bytes:
         secret = self.ctx.secrets.get(SECRET)
         if secret is None:
             secret = self.ctx.entropy(32)
@@ -299,9 +292,9 @@ class Dealing(DeckCare):
         first = self.tables[labels[0]]
         return PASS_KINDS[first.phase], {first.turn: labels}
 
-    def _my_pass(self) -> list[Output]:
+    def _my_pass(self) -> list[Told]:
         """Our pass of every deck it is due for, when it is our turn (or a handed seat's)."""
-        out: list[Output] = []
+        out: list[Told] = []
         for seat in self.own_seats():
             if not self.dealing or self.ctx.replaying:
                 break
@@ -311,7 +304,7 @@ class Dealing(DeckCare):
                 out += self._send_pass(kind, seat, labels)
         return out
 
-    def _send_pass(self, kind: str, seat: int, labels: tuple[str, ...]) -> list[Output]:
+    def _send_pass(self, kind: str, seat: int, labels: tuple[str, ...]) -> list[Told]:
         keys = self.keys_of(seat)
         cards, commits = [], []
         for label in labels:
@@ -330,7 +323,7 @@ class Dealing(DeckCare):
         env = self.ctx.sign(kind, body, seat=seat)
         return [Publish("log", env.raw)] + self.on_message(env)
 
-    def _on_pass(self, env: Envelope) -> list[Output]:
+    def _on_pass(self, env: Envelope) -> list[Told]:
         kind, due = self._passes_due()
         if env.kind != kind or env.seat not in due:
             if _pass_rank(env.kind, env.seat) > _pass_rank(kind, min(due)):  # a later turn: keep it
@@ -345,7 +338,7 @@ class Dealing(DeckCare):
             out += self._accept_pass(self.early.pop((kind, seat)), due[seat])
         return out
 
-    def _accept_pass(self, env: Envelope, labels: tuple[str, ...]) -> list[Output]:
+    def _accept_pass(self, env: Envelope, labels: tuple[str, ...]) -> list[Told]:
         body = env.body
         if list(body["decks"]) != list(labels) or len(body["cards"]) != len(labels):
             return self.ctx.drop(env, f"seat {env.seat}'s {env.kind} is not for the decks being dealt")
@@ -362,228 +355,12 @@ class Dealing(DeckCare):
             return self.ctx.drop(env, f"seat {env.seat}'s {env.kind}: {exc}")
         self.tables = tables
         self.ctx.accept(self.ctx.step, env)
-        out: list[Output] = [Keep(env.raw)]
+        out: list[Told] = [Keep(env.raw)]
         if any(self.tables[label].phase != "ready" for label in self.dealing):
             return out + self._my_pass() + self.ctx.waiting()
         self.dealing = ()
         self.early.clear()
-        return out + self.steps.dealt()
-
-    # ---- what a change of the state shows ------------------------------------------------
-    def after_change(self, state: Any) -> list[Output]:
-        """Deal a deck the rules just shuffled, else start the show the new state needs."""
-        if self.broken is not None:  # nothing is dealt or shown any more: the audit decides
-            return []
-        new = sorted({parse_token(t)[0] for t in tokens_in(state)} - set(self.tables) - set(self.pools)
-                     ) if self.reshuffles else ()
-        if new:
-            return self._deal_mid_game(state, new)
-        public = tuple(sorted(t for t in self.ctx.game.seen(state, None) if is_token(t)))
-        private: dict[int, tuple[str, ...]] = {}
-        for seat in range(len(self.ctx.keys)):
-            tokens = {t for t in self.ctx.game.seen(state, seat) if is_token(t)}
-            tokens -= self.granted[seat] | set(public)
-            if tokens:
-                private[seat] = tuple(sorted(tokens))
-        return self._start("deck_show", public, private)
-
-    def before_apply(self, tokens: Iterable[str]) -> list[Output]:
-        """Open the tokens a step reads that nobody proved (every seat's key, published)."""
-        return self._start("deck_open", tuple(sorted(tokens)), {})
-
-    def _start(self, kind: str, public: tuple[str, ...], private: dict[int, tuple[str, ...]]) -> list[Output]:
-        if not public and not private:
-            return []
-        n = len(self.ctx.keys)
-        senders = frozenset(range(n)) if public else frozenset(
-            s for s in range(n) if any(r != s for r in private))
-        self.reveal = Reveal(kind, public, private, senders)
-        out = self._send_mine()
-        for env in self.steps.buffer.release(self.ctx.step):
-            out += self.steps.route(env)
-        return out + self.ctx.waiting()
-
-    def _send_mine(self) -> list[Output]:
-        """Our keys for the show or open in progress, for each seat whose keys we hold."""
-        out: list[Output] = []
-        for seat in self.own_seats():
-            r = self.reveal
-            if r is None or seat not in r.senders or seat in r.got or self.ctx.replaying:
-                continue
-            out += self._send_for(seat, r)
-        return out
-
-    def _send_for(self, seat: int, r: Reveal) -> list[Output]:
-        ctx, keys = self.ctx, self.keys_of(seat)
-        opened = []
-        for t in r.public:
-            label, pos = parse_token(t)
-            opened.append([label, pos, keys[label].public_key(pos)["key"]])
-        boxes = []
-        for to, tokens in sorted(r.private.items()):
-            if to == seat:
-                continue
-            receiver = ctx.signers.get(to, ctx.keys[to])  # a handed seat's keys go to its holder
-            for label, positions in _by_deck(tokens).items():
-                body = keys[label].send_keys(positions, to, receiver)
-                boxes.append([to, label, list(positions), body["box"]])
-        body: dict[str, Any] = {"open": opened}
-        if r.kind == "deck_show":
-            body["boxes"] = boxes
-        env = ctx.sign(r.kind, body, seat=seat)
-        return [Publish("log", env.raw)] + self.on_message(env)
-
-    def _on_reveal(self, env: Envelope) -> list[Output]:
-        r = self.reveal
-        if r is None or env.kind != r.kind or env.seat not in r.senders:
-            return self.ctx.drop(env, f"seat {env.seat} sent {env.kind} when none is due from it")
-        if env.seat in r.got:
-            return [] if restates(r.got[env.seat], env) else self.ctx.drop(
-                env, f"seat {env.seat} sent two different {env.kind} (equivocation)", loud=True)
-        try:
-            keys = self._check_public(env, r)
-            received = self._check_boxes(env, r)
-        except Cheat as cheat:
-            return self._convict(env, cheat)
-        for t, key in keys.items():
-            r.keys.setdefault(t, {})[env.seat] = key
-        out: list[Output] = []
-        for to, label, sender_body in received:
-            try:
-                self.keys_of(to)[label].receive_keys(self.tables[label], env.seat, sender_body, self._box_key())
-            except DeckError as exc:  # only we can open the box: we ask for those keys in clear
-                out += self.ctx.drop(env, f"its keys for seat {to}'s cards do not open ({exc}): "
-                                          "asking for them in clear", loud=True)
-                self.unopened.setdefault(to, []).extend(
-                    (env.seat, label, pos) for pos in sender_body["pos"])
-        r.got[env.seat] = env
-        self.ctx.accept(self.ctx.step, env)
-        out.append(Keep(env.raw))
-        if set(r.got) < r.senders:
-            return out + self.ctx.waiting()
-        return out + self._finish(r)
-
-    def _check_public(self, env: Envelope, r: Reveal) -> dict[str, bytes]:
-        opened = env.body["open"]
-        if sorted(token(label, pos) for label, pos, _ in opened) != list(r.public):
-            raise Cheat(env.seat, "wrong_reveal", "its keys are not for the cards the table turns over")
-        out = {}
-        for label, pos, key in opened:
-            out[token(label, pos)] = self.tables[label].check_key(env.seat, pos, key)
-        return out
-
-    def _check_boxes(self, env: Envelope, r: Reveal) -> list[tuple[str, dict[str, Any]]]:
-        """The boxes a show must carry (one per receiver and deck); ours to open."""
-        boxes = env.body.get("boxes", [])
-        want = sorted((to, label, list(pos)) for to, tokens in r.private.items() if to != env.seat
-                      for label, pos in _by_deck(tokens).items())
-        if sorted((to, label, list(pos)) for to, label, pos, _ in boxes) != want:
-            raise Cheat(env.seat, "wrong_reveal", "its boxes are not for the cards the table deals")
-        own = self.own_seats()
-        return [(to, label, {"deck": label, "to": to, "pos": list(pos), "box": box})
-                for to, label, pos, box in boxes if to in own and label in self.keys_of(to)]
-
-    def _box_key(self):
-        assert self.ctx.me is not None
-        return box_secret(bytes(self.ctx.me.signing_key))
-
-    def _finish(self, r: Reveal) -> list[Output]:
-        """Every seat's keys are in: write the faces in, then go on where the table stopped."""
-        faces = {}
-        try:
-            for t in r.public:
-                label, pos = parse_token(t)
-                table = self.tables[label]
-                slot = table.unmask(pos, [r.keys[t][s] for s in range(len(self.ctx.keys))])
-                faces[t] = table.card(slot)
-            mine = self._open_mine(r)
-        except DeckError as exc:  # every key checked out, yet no card: a pass cheated
-            return self._broken(str(exc))
-        for seat, tokens in r.private.items():
-            self.granted[seat].update(tokens)
-        for seat, seat_faces in mine.items():
-            self.add_faces(seat, seat_faces)
-        self.shown.update(faces)
-        step = self.ctx.step
-        self.learnt += [(step, t) for t in sorted(faces)] + [(step, t) for t in sorted(mine.get(self.ctx.my_seat, {}))]
-        self.reveal = None
-        asks: list[Output] = []
-        for seat in sorted(self.unopened):  # one ask per seat of ours, once the show is done
-            asks += self._ask(seat, self.unopened.pop(seat))
-        return asks + self._report_unknown() + self.steps.revealed(r.kind, faces)
-
-    def _open_mine(self, r: Reveal) -> dict[int, dict[str, Any]]:
-        """Faces shown to the seats whose keys we hold (ours, and any handed to us)."""
-        out: dict[int, dict[str, Any]] = {}
-        for seat in self.own_seats():
-            out[seat] = self._open_for(seat, r.private.get(seat, ()))
-        return out
-
-    def _open_for(self, seat: int, tokens: Iterable[str]) -> dict[str, Any]:
-        keys, out = self.keys_of(seat), {}
-        for t in tokens:
-            label, pos = parse_token(t)
-            if label not in keys:  # watching with a seated key: it holds no deck keys
-                continue
-            try:
-                slot = keys[label].card_at(self.tables[label], pos)
-            except UnknownCard:  # a card only we see is broken: we prove it to all (below)
-                self.unknown.setdefault(seat, []).append(t)
-                continue
-            if slot is not None:
-                out[t] = self.tables[label].card(slot)
-        return out
-
-    def _report_unknown(self) -> list[Output]:
-        """Cards of ours that open to no card: every key of each, published (a card that is no
-        card tells nothing), so every peer sees the deal is broken, at this step."""
-        out: list[Output] = []
-        for seat, tokens in sorted(self.unknown.items()):
-            cards = []
-            for t in tokens:
-                label, pos = parse_token(t)
-                keys = self.keys_of(seat)[label].keys_for(pos)
-                if keys is not None:
-                    cards.append([label, pos, list(keys)])
-            if cards and not self.ctx.replaying:
-                env = self.ctx.sign("deck_broken", {"cards": cards}, seat=seat)
-                out += [Publish("log", env.raw)] + self.on_message(env)
-        self.unknown.clear()
-        return out
-
-    def _on_broken(self, env: Envelope) -> list[Output]:
-        """A seat proves that a card of its own opens to no card: if every key it publishes
-        passes its commitment and the card is none of the deck's, the deal is broken for all."""
-        if self.broken is not None:
-            return []
-        why = None
-        for label, pos, keys in env.body["cards"]:
-            table = self.tables.get(label)
-            if table is None:
-                continue
-            try:
-                table.check_proof(env.seat, {"deck": label, "pos": pos, "keys": list(keys)})
-            except Cheat as cheat:
-                return self._convict(env, cheat)
-            except UnknownCard as exc:
-                why = f"seat {env.seat}'s card {token(label, pos)}: {exc}"
-                break
-            except DeckError:
-                continue
-        if why is None:
-            return self.ctx.drop(env, f"seat {env.seat}'s cards open to real cards: the deal is not broken")
-        self.ctx.accept(self.ctx.step, env)
-        if env.step < self.ctx.step:  # we went on while its peer stopped: back to that step
-            self.steps.rewind(env.step)
-        return [Keep(env.raw)] + self._broken(why)
-
-    def _broken(self, why: str) -> list[Output]:
-        """A card that opens to no card of its deck: the game cannot go on. The audit (every
-        seat's secrets, published now) names the seat whose pass did not use its keys, and the
-        table votes on it (a seat that sends no audit is late, as for any wait)."""
-        self.broken = f"the deal is broken: {why}"
-        out: list[Output] = [Note("error", f"{self.broken}; the audit names who cheated, then the table votes")]
-        return out + self.begin_audit() + self.ctx.waiting()
+        return [*out, Dealt()]
 
     # ---- actions that carry their proofs ----------------------------------------------
     def shown_action(self, state: Any, seat: int, action: Any) -> Shown:
@@ -629,38 +406,38 @@ class Dealing(DeckCare):
         self.shown.update(faces)
 
     # ---- arrivals ----------------------------------------------------------------------
-    def on_message(self, env: Envelope) -> list[Output]:
+    def on_message(self, env: Envelope) -> list[Told]:
         ctx = self.ctx
         if env.kind in ("deck_ask", "deck_give"):  # whenever they come: keyed by content
             if not self.on or env.raw in self.asked or len(self.asked) >= MAX_ASKS:
-                return [] if self.on else self.steps.buffer.hold(env)
+                return [] if self.on else self.buffer.hold(env)
             self.asked.append(env.raw)
             return self._on_ask(env) if env.kind == "deck_ask" else self._on_give(env)
         if env.kind == "deck_broken":
             if not self.on or env.step > ctx.step:
-                return self.steps.buffer.hold(env)
+                return self.buffer.hold(env)
             return self._on_broken(env)
         if env.kind == "deck_handover":
             if not self.on or self.dealing and not self.tables:
-                return self.steps.buffer.hold(env)
+                return self.buffer.hold(env)
             return self._on_handover(env)
         if env.kind == "deck_audit":
             if ctx.phase not in ("over", "frozen") and self.broken is None:
-                return self.steps.buffer.hold(env) if ctx.phase in ("seed", "play") else []
+                return self.buffer.hold(env) if ctx.phase in ("seed", "play") else []
             return self._on_audit(env)
         if env.step < ctx.step:
             return ctx.stale(env)
         if env.step > ctx.step or not self.on:
-            return self.steps.buffer.hold(env)
+            return self.buffer.hold(env)
         if env.key in ctx.history:  # ours coming back, a redelivery, or an equivocation
             return ctx.stale(env)
         if env.kind in DEAL_KINDS:
-            return self._on_pass(env) if self.dealing else self.steps.buffer.hold(env)
-        return self._on_reveal(env) if self.reveal is not None else self.steps.buffer.hold(env)
+            return self._on_pass(env) if self.dealing else self.buffer.hold(env)
+        return self._on_reveal(env) if self.reveal is not None else self.buffer.hold(env)
 
-    def _convict(self, env: Envelope, cheat: Cheat) -> list[Output]:
+    def _convict(self, env: Envelope, cheat: Cheat) -> list[Told]:
         out = self.ctx.drop(env, f"{env.kind}: {cheat}", loud=True)
-        return out + self.steps.proofs.convict(env.seat, "deck", env.raw, self.ctx.step)
+        return [*out, Convict(env.seat, "deck", env.raw, self.ctx.step)]
 
 PASS_KINDS = {"own": "deck_own", "mask": "deck_mask", "shuffle": "deck_shuffle", "lock": "deck_lock"}
 PASS_METHOD = {"deck_mask": "mask", "deck_shuffle": "shuffle", "deck_lock": "lock"}
@@ -671,14 +448,6 @@ _PASS_ORDER = ("deck_own", "deck_mask", "deck_shuffle", "deck_lock")
 
 def _pass_rank(kind: str, seat: int | None) -> tuple[int, int]:
     return _PASS_ORDER.index(kind), -1 if seat is None else seat
-
-
-def _by_deck(tokens: Iterable[str]) -> dict[str, tuple[int, ...]]:
-    out: dict[str, list[int]] = {}
-    for t in sorted(tokens, key=parse_token):
-        label, pos = parse_token(t)
-        out.setdefault(label, []).append(pos)
-    return {label: tuple(p) for label, p in out.items()}
 
 
 __all__ = ["DEAL_KINDS", "DECK_KINDS", "Dealing", "Shown"]

@@ -16,7 +16,8 @@ from engine.core.hidden import is_token, parse_token, token
 from ..codec import Envelope
 from ..deck import Cheat, DeckSeat, audit
 from ..deck.group import open_keys, seal_keys
-from .outputs import Keep, Note, Output, Publish
+from .deck_events import Convict, KeysIn, Told, Verified
+from .outputs import Keep, Note, Publish
 
 MAX_ASKS = 256  # asks and answers acted on in one game (a seat asks once per show at most)
 DEAL_KINDS = frozenset({"deck_own", "deck_mask", "deck_shuffle", "deck_lock"})
@@ -26,7 +27,7 @@ class DeckCare:
     """Methods of `Dealing` (it inherits them): they read and write its attributes."""
 
     # ---- the audit ---------------------------------------------------------------------
-    def begin_audit(self, away: tuple[int, ...] = ()) -> list[Output]:
+    def begin_audit(self, away: tuple[int, ...] = ()) -> list[Told]:
         """Publish our secrets of every deck; the verdict comes once every seat's are in (or
         the deadline passed). `away`: seats the table ended the game without, which may never
         send theirs."""
@@ -36,7 +37,7 @@ class DeckCare:
             self.audit_since = ctx.clock()
         if not self.on or ctx.replaying:
             return self._verdict()
-        out: list[Output] = []
+        out: list[Told] = []
         for seat in self.own_seats():
             if seat in self.audits:
                 continue
@@ -49,14 +50,14 @@ class DeckCare:
             out += [Publish("log", env.raw)] + self.on_message(env)
         return out or self._verdict()
 
-    def _on_audit(self, env: Envelope) -> list[Output]:
+    def _on_audit(self, env: Envelope) -> list[Told]:
         if env.seat in self.audits:
             return []
         self.audits[env.seat] = env
         self.ctx.accept(self.ctx.step, env)
         return [Keep(env.raw)] + self._verdict()
 
-    def audit_overdue(self, seconds: float) -> list[Output]:
+    def audit_overdue(self, seconds: float) -> list[Told]:
         """The audit has waited `seconds` for some seat: judge with what came (a seat that
         published no audit is named for it; the game's result stands)."""
         if (not self.on or self.verdict is not None or self.audit_since is None
@@ -64,7 +65,7 @@ class DeckCare:
             return []
         return self._verdict(final=True)
 
-    def _verdict(self, final: bool = False) -> list[Output]:
+    def _verdict(self, final: bool = False) -> list[Told]:
         # the seats the table ended the game without are not waited for, and what they may
         # still send is not used: every peer judges the same secrets, whenever theirs come
         if self.verdict is not None or self._audits_missing() and not final:
@@ -99,8 +100,8 @@ class DeckCare:
                     accused[accusation.seat] = "published no audit: the deal is not verified"
         left = sorted(s for s in accused if s in self.away and accused[s].startswith("published no audit"))
         self.accused = tuple(sorted(s for s in accused if s not in left))
-        if not accused:
-            self.steps.complete_log(orders)
+        # verified: the log gets the decks as dealt before anyone reads the verdict
+        out: list[Told] = [] if accused else [Verified(orders)]
         names = self.ctx.display_names()
         name = lambda s: names[s] if s < len(names) else f"seat {s}"  # noqa: E731
         if not accused:
@@ -110,11 +111,11 @@ class DeckCare:
             if left:
                 said.append(f"not verified: {', '.join(map(name, left))} left before revealing")
             self.verdict = "; ".join(said)
-        out: list[Output] = [Note("audit", f"the deal is {self.verdict}" if not accused else self.verdict,
-                                  {"verified": not accused, "accused": list(self.accused)})]
+        out.append(Note("audit", f"the deal is {self.verdict}" if not accused else self.verdict,
+                        {"verified": not accused, "accused": list(self.accused)}))
         for seat, why in sorted(accused.items()):  # a cheat the audit proved: the table may vote
             if not why.startswith("published no audit") and seat in self.audits:
-                out += self.steps.proofs.convict(seat, "audit", self.audits[seat].raw, self.ctx.step)
+                out.append(Convict(seat, "audit", self.audits[seat].raw, self.ctx.step))
         return out
 
     def _held_by_orders(self, label: str, orders: dict[str, tuple[Any, ...]]) -> list[Any] | None:
@@ -135,12 +136,12 @@ class DeckCare:
     # It asks the sender to publish those keys in clear instead (one seat's key for a position
     # tells nothing by itself); every peer checks them against their commitments. The table
     # waits for the answer like any other message, with the same deadline and vote.
-    def _ask(self, seat: int, entries: list[tuple[int, str, int]]) -> list[Output]:
+    def _ask(self, seat: int, entries: list[tuple[int, str, int]]) -> list[Told]:
         body = {"from": [[s, label, pos] for s, label, pos in sorted(set(entries))]}
         env = self.ctx.sign("deck_ask", body, seat=seat)
         return [Publish("log", env.raw)] + self.on_message(env)
 
-    def _on_ask(self, env: Envelope) -> list[Output]:
+    def _on_ask(self, env: Envelope) -> list[Told]:
         ctx, asker = self.ctx, env.seat
         entries = {(s, label, pos) for s, label, pos in env.body["from"]}
         mine = self.granted.get(asker, set()) | set(self.reveal.private.get(asker, ()) if self.reveal else ())
@@ -149,7 +150,7 @@ class DeckCare:
             return ctx.drop(env, f"seat {asker} asks for keys of cards it was not dealt")
         self.asks.setdefault(asker, set()).update(entries)
         ctx.accept(ctx.step, env)
-        out: list[Output] = [Keep(env.raw)] + ctx.waiting()
+        out: list[Told] = [Keep(env.raw)] + ctx.waiting()
         for sender in sorted({s for s, _, _ in entries} & set(self.own_seats())):
             keys = self.keys_of(sender)
             opened = [[label, pos, keys[label].public_key(pos)["key"]]
@@ -158,7 +159,7 @@ class DeckCare:
             out += [Publish("log", give.raw)] + self.on_message(give)
         return out
 
-    def _on_give(self, env: Envelope) -> list[Output]:
+    def _on_give(self, env: Envelope) -> list[Told]:
         ctx, to, sender = self.ctx, env.body["to"], env.seat
         wanted = {(s, label, pos) for s, label, pos in self.asks.get(to, set()) if s == sender}
         given = {(sender, label, pos) for label, pos, _ in env.body["open"]}
@@ -170,7 +171,7 @@ class DeckCare:
             return self._convict(env, cheat)
         self.asks[to] -= wanted
         ctx.accept(ctx.step, env)
-        out: list[Output] = [Keep(env.raw)]
+        out: list[Told] = [Keep(env.raw)]
         if to in self.own_seats():
             held = self.keys_of(to)
             for (label, pos), key in keys.items():
@@ -179,10 +180,10 @@ class DeckCare:
             out += self._report_unknown()
         if any(self.asks.values()):
             return out + ctx.waiting()
-        return out + self.steps.after_step()
+        return [*out, KeysIn()]
 
     # ---- a seat handed to another terminal (section 12) ---------------------------------
-    def hand_over(self, seat: int, to: int) -> list[Output]:
+    def hand_over(self, seat: int, to: int) -> list[Told]:
         """We leave `seat` to seat `to`'s terminal: our deck secrets and the keys we were sent,
         sealed to its key, so it can show cards for the seat and see the seat's hand."""
         keys = self.seats if seat == self.ctx.my_seat else self.keys_of(seat)  # ours: handed already
@@ -193,13 +194,13 @@ class DeckCare:
         env = self.ctx.sign("deck_handover", {"to": to, "box": box}, seat=seat)
         return [Publish("log", env.raw)] + self.on_message(env)
 
-    def _on_handover(self, env: Envelope) -> list[Output]:
+    def _on_handover(self, env: Envelope) -> list[Told]:
         ctx = self.ctx
         if any(e.raw == env.raw for e in self.handovers):
             return []
         self.handovers.append(env)
         ctx.accept(ctx.step, env)
-        out: list[Output] = [Keep(env.raw)]
+        out: list[Told] = [Keep(env.raw)]
         to, seat = env.body["to"], env.seat
         if to != ctx.my_seat or seat in self.proxied or not 0 <= seat < len(ctx.keys):
             return out
@@ -217,7 +218,7 @@ class DeckCare:
             self.begin_audit() if ctx.phase in ("over", "frozen") else [])
 
     # ---- resume ------------------------------------------------------------------------
-    def own_current(self) -> list[Output]:
+    def own_current(self) -> list[Told]:
         """After a restart or a reconnect: our pass, keys or audit for what the table waits
         for now, sent again as they were (or made now, if they never left this machine)."""
         ctx, seat = self.ctx, self.ctx.my_seat
@@ -230,7 +231,7 @@ class DeckCare:
         if self.reveal is not None:
             got = self.reveal.got
             return [Publish("log", got[s].raw) for s in self.own_seats() if s in got] + self._send_mine()
-        out: list[Output] = [Publish("log", e.raw) for e in self.handovers if e.seat == seat]
+        out: list[Told] = [Publish("log", e.raw) for e in self.handovers if e.seat == seat]
         if ctx.phase in ("over", "frozen"):
             mine = self.audits.get(seat)
             return out + ([Publish("log", mine.raw)] if mine is not None else self.begin_audit())

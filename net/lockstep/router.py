@@ -24,7 +24,7 @@ from .buffer import SETUP_SLOT, Buffer
 from .context import Clock, Context, Entropy
 from .deadlines import Deadlines
 from .lobby import Lobby
-from .outputs import DECK_KINDS, STEP_KINDS, TABLE_KINDS, Output, TableInfo
+from .outputs import DECK_KINDS, STEP_KINDS, TABLE_KINDS, Note, Output, TableInfo
 from .proofs import Proofs
 from .rematch import Rematch
 from .seed import SeedAgreement
@@ -238,6 +238,14 @@ class Lockstep:
     def presence(self, status: str, *, will: bool = False) -> bytes | None:
         return self.social.presence(status, will=will)
 
+    def silent_for(self) -> float:
+        """Seconds since this peer last published anything (its presence is due after a while)."""
+        return self.social.silent_for()
+
+    def expire_presence(self, after: float) -> list[Output]:
+        """Seats not heard for `after` seconds count offline."""
+        return self.social.expire(after)
+
     def sync_request(self) -> list[Output]:
         """Ask the others for everything from our current step (or from scratch)."""
         return self.catchup.request()
@@ -255,7 +263,7 @@ class Lockstep:
             out += self.votes.ending.own_current()
         if self.ctx.phase == "over":
             out += self.votes.ending.shown_again()
-        return out + self.steps.dealing.own_current()
+        return out + self.steps.deck_resend()
 
     # ---- the table's vote (vote.py, deadlines.py, proofs.py) ---------------------------
     def vote_options(self) -> dict[str, Any] | None:
@@ -280,12 +288,16 @@ class Lockstep:
             raise ValueError("there is nothing to vote about now")
         return self.votes.cast(choice, options["seats"], options["cause"])
 
+    def follow_vote(self, note: Note) -> list[Output]:
+        """A bot's seat votes as the first player who voted in this round (`note`: that vote)."""
+        return self.votes.follow(note)
+
     def handover(self, bot: str = "best") -> list[Output]:
         """We leave: another peer plays our seat with a `bot` from now on."""
         out = self.votes.handover(bot)
         seat = self.ctx.my_seat
         if seat is not None and seat in self.votes.handed:  # a dealt game: our deck keys go too
-            out += self.steps.dealing.hand_over(seat, self.votes.handed[seat][0])
+            out += self.steps.deck_hand_over(seat, self.votes.handed[seat][0])
         return out
 
     def deadline_left(self) -> float | None:
@@ -306,6 +318,14 @@ class Lockstep:
         """True when the deck protocol deals this game (it has hidden cards)."""
         return self.steps.dealing.on
 
+    def my_faces(self) -> dict[str, Any]:
+        """Faces of the cards shown to this peer's seat alone so far (token -> face)."""
+        return dict(self.steps.dealing.mine)
+
+    def dealt_cards(self) -> int:
+        """Cards in every deck the protocol dealt in this game."""
+        return sum(table.size for table in self.steps.dealing.tables.values())
+
     @property
     def deal_verdict(self) -> str | None:
         """"verified", who cheated, or None (not dealt, or the audit is not complete)."""
@@ -313,7 +333,7 @@ class Lockstep:
 
     def audit_overdue(self) -> list[Output]:
         """Past the `reveal` deadline the end audit judges without the audits still missing."""
-        return self.steps.dealing.audit_overdue(self.deadlines.seconds("reveal"))
+        return self.steps.deck_audit_overdue(self.deadlines.seconds("reveal"))
 
     def accused(self) -> tuple[int, ...]:
         """Seats named by the end audit or convicted at once by a deck message they signed."""
@@ -380,7 +400,7 @@ class Lockstep:
         if env.kind == "deck_score":
             return self.votes.ending.on_score(env)
         if env.kind in DECK_KINDS:
-            return self.steps.dealing.on_message(env)
+            return self.steps.deck_message(env)
         if env.kind in TABLE_KINDS:
             handler = {"vote": self.votes.on_vote, "proof": self.proofs.on_proof,
                        "handover": self.votes.on_handover}[env.kind]

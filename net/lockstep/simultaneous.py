@@ -3,7 +3,7 @@ holds every commit, so nobody can see or change a choice after seeing another.""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.core import DecodeError, GameError, from_plain
 
@@ -11,20 +11,14 @@ from .. import crypto
 from ..codec import Envelope
 from .outputs import Keep, Output, Publish
 
-if TYPE_CHECKING:
-    from .steps import Steps
-
 
 class CommitReveal:
-    """The "commit" mode of `Steps`: commits, then reveals checked against them."""
+    """The "commit" mode of `Steps` (methods it inherits; they read and write its round):
+    commits, then reveals checked against them."""
 
-    def __init__(self, steps: Steps) -> None:
-        self.steps = steps
-        self.ctx = steps.ctx
-
-    def on_message(self, env: Envelope, mine: bool) -> list[Output]:
+    def on_commit_or_reveal(self, env: Envelope, mine: bool) -> list[Output]:
         """A `commit` or `reveal` of an active seat for the step in progress."""
-        r = self.steps.round
+        r = self.round
         # A reveal may come before a commit it followed (brokers order messages per publisher
         # only: a bridge, a cluster, a peer catching up): it is held, one per seat, unopened and
         # unchecked until every commit is in, and a second, different one is equivocation.
@@ -36,11 +30,11 @@ class CommitReveal:
         if env.kind == "commit":
             self.ctx.accept(self.ctx.step, env)
             out.append(Keep(env.raw))
-        return out + self._progress()
+        return out + self._commit_progress()
 
-    def _progress(self) -> list[Output]:
-        steps, ctx, r = self.steps, self.ctx, self.steps.round
-        active = steps.active()
+    def _commit_progress(self) -> list[Output]:
+        ctx, r = self.ctx, self.round
+        active = self.active()
         out: list[Output] = []
         if any(s not in r.commits for s in active):
             return out + ctx.waiting()  # reveals that came early are held, unused and unseen
@@ -51,11 +45,11 @@ class CommitReveal:
             if env is None or s in r.bad_reveals:
                 continue
             if s not in r.verified:
-                problem = self._check(s, env)
+                problem = self._check_reveal(s, env)
                 if isinstance(problem, str):
                     r.bad_reveals.add(s)
                     out += ctx.drop(env, problem, loud=True)
-                    out += steps.proofs.bad_opening(s, r.commits.get(s), env)
+                    out += self.proofs.bad_opening(s, r.commits.get(s), env)
                     continue
                 r.verified[s] = problem[0]
             actions[s] = r.verified[s]
@@ -64,21 +58,21 @@ class CommitReveal:
         for s in sorted(active):
             ctx.accept(ctx.step, r.reveals[s])
             out.append(Keep(r.reveals[s].raw))
-        return out + steps.apply(actions, "commit")
+        return out + self.apply(actions, "commit")
 
     def reveal_mine(self) -> list[Output]:
         """Every commit is in: publish our reveal (once). Not while replaying our disk log: the
         reveal we sent is on it if the step was complete (a second signing would be another
         message than the one the table holds); if not, `Steps.own_current` sends it after."""
-        ctx, r = self.ctx, self.steps.round
+        ctx, r = self.ctx, self.round
         out: list[Output] = []
-        if ctx.replaying or any(s not in r.commits for s in self.steps.active()):
+        if ctx.replaying or any(s not in r.commits for s in self.active()):
             return out
-        seats = self.steps.own_seats() + [ctx.my_seat]  # ours (even handed over), any handed to us
+        seats = self.own_seats() + [ctx.my_seat]  # ours (even handed over), any handed to us
         for seat in sorted({s for s in seats if s is not None}):
-            if seat not in self.steps.active() or seat in r.reveals:
+            if seat not in self.active() or seat in r.reveals:
                 continue
-            opening = self.steps.opening(self.steps.secret_name("commit", ctx.step, seat))
+            opening = self.opening(self.secret_name("commit", ctx.step, seat))
             if opening is None:
                 continue
             action_plain, salt = opening
@@ -88,7 +82,7 @@ class CommitReveal:
             out.append(Publish("log", env.raw))
         return out
 
-    def _check(self, seat: int, env: Envelope) -> str | tuple[Any]:
+    def _check_reveal(self, seat: int, env: Envelope) -> str | tuple[Any]:
         ctx = self.ctx
         who = f"seat {seat} ({ctx.names[seat]})"
         try:
@@ -96,10 +90,10 @@ class CommitReveal:
             expected = crypto.action_commit(ctx.gid, ctx.step, seat, action, env.body["salt"])
         except (DecodeError, TypeError, ValueError) as exc:
             return f"{who}: reveal holds no valid action ({exc})"
-        if expected != self.steps.round.commits[seat].body["commit"]:
+        if expected != self.round.commits[seat].body["commit"]:
             return f"{who}: reveal does not match its commit at step {ctx.step}"
         try:
-            action = self.steps.checked_action(seat, env.body["action"])
+            action = self.checked_action(seat, env.body["action"])
         except GameError as exc:
             return f"{who}: illegal action revealed at step {ctx.step}: {exc}"
         return (action,)

@@ -30,6 +30,7 @@ from ..codec import Envelope
 from .buffer import Buffer
 from .context import Context, restates
 from .dealing import Dealing
+from .deck_events import DeckAnswers
 from .outputs import Keep, Note, Output, Publish, Secret, unpack
 from .simultaneous import CommitReveal
 
@@ -54,7 +55,7 @@ class Round:
         return {"act": self.acts, "commit": self.commits, "reveal": self.reveals}[kind]
 
 
-class Steps:
+class Steps(CommitReveal, DeckAnswers):
     """The running game of one peer: state, log, and the step in progress."""
 
     def __init__(self, ctx: Context, buffer: Buffer, route: Callable[[Envelope], list[Output]]) -> None:
@@ -67,10 +68,9 @@ class Steps:
         self._active_for: Any = None
         self._active: frozenset[int] = frozenset()
         self._mode = "act"
-        self.simultaneous = CommitReveal(self)
         self.heads: list[tuple[bytes, bytes]] = []  # (state hash, chain) at the start of each step
         self.proofs: Any = None  # the Proofs of this game (proofs.py), set by the router
-        self.dealing = Dealing(ctx, self)  # hidden cards: the deck protocol (dealing.py)
+        self.dealing = Dealing(ctx, buffer)  # hidden cards: the deck protocol (dealing.py)
         self.states: list[Any] = []  # a dealt table's public state at each step (for a rewind)
         self.seed: bytes | None = None
         self.options: dict[str, Any] | None = None  # a dealt game's, with what the seed decided
@@ -89,7 +89,7 @@ class Steps:
             return ctx.freeze(f"setup failed: {exc}")
         if decks:
             self.options = options
-            return self.dealing.begin(decks)
+            return self.deck(self.dealing.begin(decks))
         try:
             self.state = ctx.game.setup(n, seed, ctx.options)
         except GameError as exc:
@@ -254,7 +254,7 @@ class Steps:
                 return out + self.proofs.equivocation(env, old.raw)
         if env.kind == "act":
             return self._on_act(env, mine)
-        return self.simultaneous.on_message(env, mine)
+        return self.on_commit_or_reveal(env, mine)
 
     def _mode_problem(self, env: Envelope) -> str | None:
         if env.seat not in self.active():
@@ -331,7 +331,7 @@ class Steps:
             needed = {t for t in self.ctx.game.needs(self.state, actions) if is_token(t)}
             if needed:  # faces the step reads that nobody proved: every seat's key first
                 self.held = (actions, kind)
-                return self.dealing.before_apply(needed)
+                return self.deck(self.dealing.before_apply(needed))
         return self._apply(actions, kind)
 
     def revealed(self, kind: str, faces: dict[str, Any]) -> list[Output]:
@@ -393,7 +393,7 @@ class Steps:
         ctx = self.ctx
         out: list[Output] = []
         if self.dealing.on:  # deal what the rules shuffled, show what the table now sees
-            out += self.dealing.after_change(self.state)
+            out += self.deck(self.dealing.after_change(self.state))
             if self.dealing.busy() or ctx.frozen:
                 return out
         if ctx.game.is_over(self.state):
@@ -402,7 +402,7 @@ class Steps:
             out.append(Note("over", "the game is over", {"scores": list(result.scores)}))
             if ctx.is_host:
                 out.append(Publish("lobby", b"", retain=True))
-            return out + self.dealing.begin_audit()
+            return out + self.deck(self.dealing.begin_audit())
         out += ctx.waiting()
         if self.my_turn():
             out.append(Note("your_turn", "", {"step": ctx.step}))
@@ -442,6 +442,26 @@ class Steps:
         ctx.step = step
         self.round = Round()
 
+    # ---- the deck protocol, asked as a service ---------------------------------------------
+    def deck_message(self, env: Envelope) -> list[Output]:
+        """A deck protocol message (deck_*) from the seat bound to its key."""
+        return self.deck(self.dealing.on_message(env))
+
+    def deck_audit(self, away: tuple[int, ...] = ()) -> list[Output]:
+        """The game ended (`away`: seats it ended without): our deck secrets, for the audit."""
+        return self.deck(self.dealing.begin_audit(away))
+
+    def deck_audit_overdue(self, seconds: float) -> list[Output]:
+        return self.deck(self.dealing.audit_overdue(seconds))
+
+    def deck_hand_over(self, seat: int, to: int) -> list[Output]:
+        """Our deck secrets for `seat`, sealed to seat `to`'s terminal, which plays it now."""
+        return self.deck(self.dealing.hand_over(seat, to))
+
+    def deck_resend(self) -> list[Output]:
+        """After a restart: our pass, keys or audit for what the deal waits for now."""
+        return self.deck(self.dealing.own_current())
+
     # ---- catching up -------------------------------------------------------------------
     def pending_raws(self) -> list[bytes]:
         """Messages of the step in progress, for a peer that missed them."""
@@ -454,5 +474,5 @@ class Steps:
     def own_current(self) -> list[Output]:
         out: list[Output] = [Publish("log", raw) for raw in self.round.mine]
         if self.ctx.phase == "play" and self.step_mode() == "commit":  # resumed with every
-            out += self.simultaneous.reveal_mine()  # commit in and our reveal not on disk
+            out += self.reveal_mine()  # commit in and our reveal not on disk
         return out

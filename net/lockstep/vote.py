@@ -274,7 +274,7 @@ class Votes:
         if ctx.is_host:
             out.append(Publish("lobby", b"", retain=True))
         if state is not None:  # the deal's audit, as after any end (nothing dealt: nothing to audit)
-            out += self.steps.dealing.begin_audit(away=outcome.seats)
+            out += self.steps.deck_audit(away=outcome.seats)
         return out
 
     def on_handover(self, env: Envelope) -> list[Output]:
