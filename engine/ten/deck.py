@@ -29,13 +29,31 @@ def unseen_counts(deck: tuple[str, ...]) -> Unseen:
 
 
 _TYPE_FACTS = {t.id: (t.kind, t.number, t.value) for t in CARD_TYPES.values()}
+Facts = tuple[Unseen, tuple[int, ...], tuple[int, ...]]
+
+# A deck only ever loses its top card (the next deck is `deck[1:]`), so the facts of a deck are
+# those of the deck it was, less one card: each deck worked out registers its tail here, and
+# the tail's facts are then a few tuple edits instead of a count of the whole deck. Bounded
+# like the cache in front of it; both hold only what they computed, so results never differ.
+_TAILS: dict[tuple[str, ...], tuple[str, Facts]] = {}
+_TAILS_MAX = 512
 
 
 @lru_cache(maxsize=256)
-def deck_facts(deck: tuple[str, ...]) -> tuple[Unseen, tuple[int, ...], tuple[int, ...]]:
+def deck_facts(deck: tuple[str, ...]) -> Facts:
     """The deck's public facts: `unseen_counts`, and for k = 0, 1, ... the unseen number
     cards of k or more and the unseen currency cards of value k or more (the last entry of
     each is 0: no card is that high)."""
+    parent = _TAILS.pop(deck, None)
+    facts = _counted(deck) if parent is None else _without(parent[1], parent[0])
+    if deck:
+        if len(_TAILS) >= _TAILS_MAX:
+            _TAILS.clear()
+        _TAILS[deck[1:]] = (deck[0], facts)
+    return facts
+
+
+def _counted(deck: tuple[str, ...]) -> Facts:
     unseen = unseen_counts(deck)
     numbers = [0] * (max(NUMBER_VALUE.values()) + 2)
     currency = [0] * (max(CURRENCY_VALUE.values()) + 2)
@@ -49,6 +67,21 @@ def deck_facts(deck: tuple[str, ...]) -> tuple[Unseen, tuple[int, ...], tuple[in
         for k in range(len(counts) - 2, -1, -1):
             counts[k] += counts[k + 1]
     return unseen, tuple(numbers), tuple(currency)
+
+
+def _without(facts: Facts, card: str) -> Facts:
+    """The facts of a deck that held `card` as well (its top), once that card has left it."""
+    unseen, numbers, currency = facts
+    card_type = TYPE_OF[card]
+    i = next(i for i, (t, _) in enumerate(unseen) if t == card_type)
+    copies = unseen[i][1] - 1
+    unseen = unseen[:i] + (((card_type, copies),) if copies else ()) + unseen[i + 1:]
+    kind, number, value = _TYPE_FACTS[card_type]
+    if kind == NUMBER:
+        numbers = tuple(n - 1 if k <= number else n for k, n in enumerate(numbers))
+    elif kind == CURRENCY:
+        currency = tuple(n - 1 if k <= value else n for k, n in enumerate(currency))
+    return unseen, numbers, currency
 
 
 def _at_least(counts_from: tuple[int, ...], k: int) -> int:
@@ -71,10 +104,10 @@ def off_deck(state: State) -> tuple[str, ...]:
             + tuple(c for cards in state.collections for c in cards))
 
 
-def bust_cards(total: int, currency_sum: int, deck: tuple[str, ...]) -> int:
+def bust_cards(total: int, currency_sum: int, facts: Facts) -> int:
     """Unseen cards that would bust a player at this running total and currency total if drawn
-    next (public: the deck holds exactly the cards nobody has seen)."""
-    _, numbers_from, currency_from = deck_facts(deck)
+    next (public: the deck holds exactly the cards nobody has seen; `facts`: `deck_facts`)."""
+    _, numbers_from, currency_from = facts
     return _at_least(numbers_from, BUST_AT_TOTAL - total) + _at_least(
         currency_from, BUST_AT_CURRENCY - currency_sum
     )

@@ -168,6 +168,7 @@ class Ten(Game):
             _player_view(s, collections[s], currency[s], busts[s]) for s in range(state.n_players)
         ])
         deck = unseen_deck(state)
+        facts = deck_facts(deck)
         total, currency_sum = state.total, state.currency_sum
         active = acting(state)
         buyable = self.buyable(state, seat) if seat is not None else ()
@@ -185,8 +186,8 @@ class Ten(Game):
             state.tableau,
             total,
             currency_sum,
-            bust_cards(total, currency_sum, deck),
-            deck_facts(deck)[0],
+            bust_cards(total, currency_sum, facts),
+            facts[0],
             players,
             state.market,
             state.discard,

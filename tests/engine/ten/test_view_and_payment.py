@@ -35,6 +35,22 @@ def test_views_equal_when_only_the_deck_order_differs() -> None:
         assert GAME.view(state, seat) == GAME.view(shuffled, seat)
 
 
+def test_the_facts_of_a_drawn_deck_are_those_of_a_deck_counted_anew() -> None:
+    # the deck's facts after a draw come from the deck before, less its top card: every deck a
+    # game goes through, asked in the order play asks and out of it, counts like a fresh deck
+    from engine.ten import deck as ten_deck
+
+    state = start(4, [])
+    decks = [state.deck[k:] for k in range(len(state.deck) + 1)]
+    ten_deck.deck_facts.cache_clear()
+    in_play = [ten_deck.deck_facts(d) for d in decks]
+    ten_deck.deck_facts.cache_clear()
+    backwards = [ten_deck.deck_facts(d) for d in reversed(decks)][::-1]
+    fresh = [ten_deck._counted(d) for d in decks]
+    assert in_play == backwards == fresh
+    assert fresh[-1] == ((), (0,) * len(fresh[-1][1]), (0,) * len(fresh[-1][2]))
+
+
 def test_bust_cards_counts_the_unseen_cards_that_would_bust() -> None:
     # T = 9 after red 6 + blue 3: a number 2 or more busts; K = 0: no currency card busts
     state = play(start(3, ["red_6", "blue_3"]), (0, Draw()), (0, Draw()))
