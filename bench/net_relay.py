@@ -12,7 +12,7 @@ warm-up as a least-squares slope over those points (bounded caches fill during t
 make it long enough), and the live objects by type (and with --trace the allocations by place)
 that grew in the relay's process since the warm-up. Figures only, no asserts.
 
-    .venv/bin/python bench/net_relay.py [--games 300] [--step 50] [--warmup 20]
+    .venv/bin/python bench/net_relay.py [--games 300] [--step 50] [--warmup 20] [--parallel 1]
         [--broker embedded|mosquitto] [--relay-process] [--trace [--frames N]] [--trim]
 """
 
@@ -204,14 +204,18 @@ async def play(args: argparse.Namespace, url: str, broker: MosquittoWatch | None
     os.environ["GAMENIGHT_HOME"] = str(home)
     relay_url = await relay.start()
     series, finished, start = Series(), 0, time.perf_counter()
+    n = 0
     try:
-        for n in range(1, args.games + 1):
-            finished += await one_game(relay_url)
-            out_of_time = args.minutes and time.perf_counter() - start > args.minutes * 60 and n % args.step == 0
-            if n == args.warmup or (n % args.step == 0 and n > args.warmup) or n == args.games or out_of_time:
+        while n < args.games:
+            k = min(args.parallel, args.games - n)  # games at once: the relay archives them alike
+            finished += sum(await asyncio.gather(*(one_game(relay_url) for _ in range(k))))
+            before, n = n, n + k
+            stepped = n // args.step > before // args.step
+            out_of_time = args.minutes and time.perf_counter() - start > args.minutes * 60 and stepped
+            if before < args.warmup <= n or (stepped and n > args.warmup) or n == args.games or out_of_time:
                 figures, line = await measure(relay, broker, args.relay_process, args.trim)
                 print(f"after {n:5d} games ({time.perf_counter() - start:5.0f} s): {line}", flush=True)
-                if n == args.warmup:
+                if before < args.warmup <= n:
                     await relay.ask("baseline")
                 if n >= args.warmup:
                     series.add(n, figures)
@@ -255,6 +259,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--step", type=int, default=50)
+    parser.add_argument("--parallel", type=int, default=1, help="games played at once (each its own host)")
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--broker", choices=("embedded", "mosquitto"), default="embedded")
     parser.add_argument("--relay-process", action="store_true", help="the relay in a child process")
