@@ -10,7 +10,10 @@ broker's VmRSS when it is a process of its own (--broker mosquitto); the hosts' 
 relay runs in a child process (--relay-process). At the end: the growth per game after the
 warm-up as a least-squares slope over those points (bounded caches fill during the warm-up:
 make it long enough), and the live objects by type (and with --trace the allocations by place)
-that grew in the relay's process since the warm-up. Figures only, no asserts.
+that grew in the relay's process since the warm-up. Figures only, no asserts. With --parallel K
+the hosts play K games at once; every host here has the same key, and a relay watches at most
+`RelayLimits.live_per_key` (4) unfinished games of one key, so K above 4 leaves the fifth game
+waiting for its bot (the bench gives up on it after 120 s).
 
     .venv/bin/python bench/net_relay.py [--games 300] [--step 50] [--warmup 20] [--parallel 1]
         [--broker embedded|mosquitto] [--relay-process] [--trace [--frames N]] [--trim]
@@ -259,7 +262,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--step", type=int, default=50)
-    parser.add_argument("--parallel", type=int, default=1, help="games played at once (each its own host)")
+    parser.add_argument("--parallel", type=int, default=1, help="games played at once (each its own host; at most 4)")
     parser.add_argument("--warmup", type=int, default=20)
     parser.add_argument("--broker", choices=("embedded", "mosquitto"), default="embedded")
     parser.add_argument("--relay-process", action="store_true", help="the relay in a child process")
