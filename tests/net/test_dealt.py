@@ -71,6 +71,29 @@ async def test_a_dealt_game_ends_verified_with_one_state_and_a_log_that_replays(
 
 
 @pytest.mark.parametrize("gid", DEALT)
+async def test_the_shell_gets_only_outputs_while_the_steps_ask_the_deck_protocol(gid, monkeypatch) -> None:
+    """The deck protocol answers the steps with events among its outputs (deck_events.py);
+    the steps act on every one of them, so a peer (and a watcher) is handed outputs only, all
+    game long, in every real game dealt over the network."""
+    from net.lockstep import Keep, Note, Publish, Secret
+    from net.peer import Peer
+
+    handed: list[object] = []
+    run = Peer._run
+
+    def checked_run(peer, outputs):
+        handed.extend(o for o in outputs if not isinstance(o, Publish | Keep | Secret | Note))
+        return run(peer, outputs)
+
+    monkeypatch.setattr(Peer, "_run", checked_run)
+    peers, watcher = await _dealt_game(gid, _players(gid), watch=True)
+    assert {p.lockstep.deal_verdict for p in peers + [watcher]} == {"verified"}
+    assert not handed
+    for p in peers + [watcher]:
+        await p.stop(clean=False)
+
+
+@pytest.mark.parametrize("gid", DEALT)
 async def test_the_agreed_seed_no_longer_tells_the_deal(gid) -> None:
     """The old attack: rebuild the deal from the seed reveals on the log. It now gets it wrong."""
     game = get_game(gid)
