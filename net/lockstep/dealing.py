@@ -48,7 +48,7 @@ from ..deck import Cheat, DeckError, DeckSeat, DeckSpec, DeckTable
 from .buffer import Buffer
 from .context import Context
 from .deck_care import DEAL_KINDS, MAX_ASKS, DeckCare
-from .deck_events import Convict, Dealt, Release, Told
+from .deck_events import Convict, Dealt, Release, Reply
 from .outputs import DECK_KINDS, Keep, Note, Publish, Secret
 from .reveals import Reveal, Reveals
 
@@ -176,7 +176,7 @@ class Dealing(Reveals, DeckCare):
         return mine
 
     # ---- the deal ----------------------------------------------------------------------
-    def begin(self, decks: Iterable[tuple[str, tuple[Any, ...]]]) -> list[Told]:
+    def begin(self, decks: Iterable[tuple[str, tuple[Any, ...]]]) -> list[Reply]:
         """The seed is agreed: deal every deck of the game (the game starts once all are)."""
         n_players = len(self.ctx.keys)
         self.on = True
@@ -187,9 +187,9 @@ class Dealing(Reveals, DeckCare):
             return self.ctx.freeze(f"setup failed: {exc}")
         return self._deal(specs)
 
-    def _deal(self, specs: Iterable[DeckSpec], points: Mapping[str, tuple[bytes, ...]] | None = None) -> list[Told]:
+    def _deal(self, specs: Iterable[DeckSpec], points: Mapping[str, tuple[bytes, ...]] | None = None) -> list[Reply]:
         ctx = self.ctx
-        out: list[Told] = []
+        out: list[Reply] = []
         labels = []
         keys = ctx.my_seat is not None and (SECRET in ctx.secrets or self.may_draw)
         if ctx.my_seat is not None and not keys:
@@ -228,7 +228,7 @@ class Dealing(Reveals, DeckCare):
             specs[label] = DeckSpec(self.ctx.gid, label, own, n, tuple(decks[pool]), len(slots))
         return [spec for label, spec in specs.items() if label not in self.pools]
 
-    def _deal_mid_game(self, state: Any, labels: Iterable[str]) -> list[Told]:
+    def _deal_mid_game(self, state: Any, labels: Iterable[str]) -> list[Reply]:
         """Deal the decks the rules shuffled during the game: a deck of known faces
         (`Game.deck_cards`), or a seat's own cards it deals anew (`Game.deck_owner`), whose
         candidates are every face dealt so far, `drawn` of them its own."""
@@ -266,7 +266,7 @@ class Dealing(Reveals, DeckCare):
         faces = [known.get(card) if is_token(card) else card for card in self.held[label]]
         return None if any(f is None for f in faces) else faces
 
-    def _entropy(self, out: list[Told]) -> bytes:
+    def _entropy(self, out: list[Reply]) -> bytes:
         secret = self.ctx.secrets.get(SECRET)
         if secret is None:
             secret = self.ctx.entropy(32)
@@ -292,9 +292,9 @@ class Dealing(Reveals, DeckCare):
         first = self.tables[labels[0]]
         return PASS_KINDS[first.phase], {first.turn: labels}
 
-    def _my_pass(self) -> list[Told]:
+    def _my_pass(self) -> list[Reply]:
         """Our pass of every deck it is due for, when it is our turn (or a handed seat's)."""
-        out: list[Told] = []
+        out: list[Reply] = []
         for seat in self.own_seats():
             if not self.dealing or self.ctx.replaying:
                 break
@@ -304,7 +304,7 @@ class Dealing(Reveals, DeckCare):
                 out += self._send_pass(kind, seat, labels)
         return out
 
-    def _send_pass(self, kind: str, seat: int, labels: tuple[str, ...]) -> list[Told]:
+    def _send_pass(self, kind: str, seat: int, labels: tuple[str, ...]) -> list[Reply]:
         keys = self.keys_of(seat)
         cards, commits = [], []
         for label in labels:
@@ -323,7 +323,7 @@ class Dealing(Reveals, DeckCare):
         env = self.ctx.sign(kind, body, seat=seat)
         return [Publish("log", env.raw)] + self.on_message(env)
 
-    def _on_pass(self, env: Envelope) -> list[Told]:
+    def _on_pass(self, env: Envelope) -> list[Reply]:
         kind, due = self._passes_due()
         if env.kind != kind or env.seat not in due:
             if _pass_rank(env.kind, env.seat) > _pass_rank(kind, min(due)):  # a later turn: keep it
@@ -338,7 +338,7 @@ class Dealing(Reveals, DeckCare):
             out += self._accept_pass(self.early.pop((kind, seat)), due[seat])
         return out
 
-    def _accept_pass(self, env: Envelope, labels: tuple[str, ...]) -> list[Told]:
+    def _accept_pass(self, env: Envelope, labels: tuple[str, ...]) -> list[Reply]:
         body = env.body
         if list(body["decks"]) != list(labels) or len(body["cards"]) != len(labels):
             return self.ctx.drop(env, f"seat {env.seat}'s {env.kind} is not for the decks being dealt")
@@ -355,7 +355,7 @@ class Dealing(Reveals, DeckCare):
             return self.ctx.drop(env, f"seat {env.seat}'s {env.kind}: {exc}")
         self.tables = tables
         self.ctx.accept(self.ctx.step, env)
-        out: list[Told] = [Keep(env.raw)]
+        out: list[Reply] = [Keep(env.raw)]
         if any(self.tables[label].phase != "ready" for label in self.dealing):
             return out + self._my_pass() + self.ctx.waiting()
         self.dealing = ()
@@ -406,7 +406,7 @@ class Dealing(Reveals, DeckCare):
         self.shown.update(faces)
 
     # ---- arrivals ----------------------------------------------------------------------
-    def on_message(self, env: Envelope) -> list[Told]:
+    def on_message(self, env: Envelope) -> list[Reply]:
         ctx = self.ctx
         if env.kind in ("deck_ask", "deck_give"):  # whenever they come: keyed by content
             if not self.on or env.raw in self.asked or len(self.asked) >= MAX_ASKS:
@@ -435,7 +435,7 @@ class Dealing(Reveals, DeckCare):
             return self._on_pass(env) if self.dealing else self.buffer.hold(env)
         return self._on_reveal(env) if self.reveal is not None else self.buffer.hold(env)
 
-    def _convict(self, env: Envelope, cheat: Cheat) -> list[Told]:
+    def _convict(self, env: Envelope, cheat: Cheat) -> list[Reply]:
         out = self.ctx.drop(env, f"{env.kind}: {cheat}", loud=True)
         return [*out, Convict(env.seat, "deck", env.raw, self.ctx.step)]
 

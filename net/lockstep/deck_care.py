@@ -16,7 +16,7 @@ from engine.core.hidden import is_token, parse_token, token
 from ..codec import Envelope
 from ..deck import Cheat, DeckSeat, audit
 from ..deck.group import open_keys, seal_keys
-from .deck_events import Convict, KeysIn, Told, Verified
+from .deck_events import Convict, KeysIn, Reply, Verified
 from .outputs import Keep, Note, Publish
 
 MAX_ASKS = 256  # asks and answers acted on in one game (a seat asks once per show at most)
@@ -27,7 +27,7 @@ class DeckCare:
     """Methods of `Dealing` (it inherits them): they read and write its attributes."""
 
     # ---- the audit ---------------------------------------------------------------------
-    def begin_audit(self, away: tuple[int, ...] = ()) -> list[Told]:
+    def begin_audit(self, away: tuple[int, ...] = ()) -> list[Reply]:
         """Publish our secrets of every deck; the verdict comes once every seat's are in (or
         the deadline passed). `away`: seats the table ended the game without, which may never
         send theirs."""
@@ -37,7 +37,7 @@ class DeckCare:
             self.audit_since = ctx.clock()
         if not self.on or ctx.replaying:
             return self._verdict()
-        out: list[Told] = []
+        out: list[Reply] = []
         for seat in self.own_seats():
             if seat in self.audits:
                 continue
@@ -50,14 +50,14 @@ class DeckCare:
             out += [Publish("log", env.raw)] + self.on_message(env)
         return out or self._verdict()
 
-    def _on_audit(self, env: Envelope) -> list[Told]:
+    def _on_audit(self, env: Envelope) -> list[Reply]:
         if env.seat in self.audits:
             return []
         self.audits[env.seat] = env
         self.ctx.accept(self.ctx.step, env)
         return [Keep(env.raw)] + self._verdict()
 
-    def audit_overdue(self, seconds: float) -> list[Told]:
+    def audit_overdue(self, seconds: float) -> list[Reply]:
         """The audit has waited `seconds` for some seat: judge with what came (a seat that
         published no audit is named for it; the game's result stands)."""
         if (not self.on or self.verdict is not None or self.audit_since is None
@@ -65,7 +65,7 @@ class DeckCare:
             return []
         return self._verdict(final=True)
 
-    def _verdict(self, final: bool = False) -> list[Told]:
+    def _verdict(self, final: bool = False) -> list[Reply]:
         # the seats the table ended the game without are not waited for, and what they may
         # still send is not used: every peer judges the same secrets, whenever theirs come
         if self.verdict is not None or self._audits_missing() and not final:
@@ -101,7 +101,7 @@ class DeckCare:
         left = sorted(s for s in accused if s in self.away and accused[s].startswith("published no audit"))
         self.accused = tuple(sorted(s for s in accused if s not in left))
         # verified: the log gets the decks as dealt before anyone reads the verdict
-        out: list[Told] = [] if accused else [Verified(orders)]
+        out: list[Reply] = [] if accused else [Verified(orders)]
         names = self.ctx.display_names()
         name = lambda s: names[s] if s < len(names) else f"seat {s}"  # noqa: E731
         if not accused:
@@ -136,12 +136,12 @@ class DeckCare:
     # It asks the sender to publish those keys in clear instead (one seat's key for a position
     # tells nothing by itself); every peer checks them against their commitments. The table
     # waits for the answer like any other message, with the same deadline and vote.
-    def _ask(self, seat: int, entries: list[tuple[int, str, int]]) -> list[Told]:
+    def _ask(self, seat: int, entries: list[tuple[int, str, int]]) -> list[Reply]:
         body = {"from": [[s, label, pos] for s, label, pos in sorted(set(entries))]}
         env = self.ctx.sign("deck_ask", body, seat=seat)
         return [Publish("log", env.raw)] + self.on_message(env)
 
-    def _on_ask(self, env: Envelope) -> list[Told]:
+    def _on_ask(self, env: Envelope) -> list[Reply]:
         ctx, asker = self.ctx, env.seat
         entries = {(s, label, pos) for s, label, pos in env.body["from"]}
         mine = self.granted.get(asker, set()) | set(self.reveal.private.get(asker, ()) if self.reveal else ())
@@ -150,7 +150,7 @@ class DeckCare:
             return ctx.drop(env, f"seat {asker} asks for keys of cards it was not dealt")
         self.asks.setdefault(asker, set()).update(entries)
         ctx.accept(ctx.step, env)
-        out: list[Told] = [Keep(env.raw)] + ctx.waiting()
+        out: list[Reply] = [Keep(env.raw)] + ctx.waiting()
         for sender in sorted({s for s, _, _ in entries} & set(self.own_seats())):
             keys = self.keys_of(sender)
             opened = [[label, pos, keys[label].public_key(pos)["key"]]
@@ -159,7 +159,7 @@ class DeckCare:
             out += [Publish("log", give.raw)] + self.on_message(give)
         return out
 
-    def _on_give(self, env: Envelope) -> list[Told]:
+    def _on_give(self, env: Envelope) -> list[Reply]:
         ctx, to, sender = self.ctx, env.body["to"], env.seat
         wanted = {(s, label, pos) for s, label, pos in self.asks.get(to, set()) if s == sender}
         given = {(sender, label, pos) for label, pos, _ in env.body["open"]}
@@ -171,7 +171,7 @@ class DeckCare:
             return self._convict(env, cheat)
         self.asks[to] -= wanted
         ctx.accept(ctx.step, env)
-        out: list[Told] = [Keep(env.raw)]
+        out: list[Reply] = [Keep(env.raw)]
         if to in self.own_seats():
             held = self.keys_of(to)
             for (label, pos), key in keys.items():
@@ -183,7 +183,7 @@ class DeckCare:
         return [*out, KeysIn()]
 
     # ---- a seat handed to another terminal (section 12) ---------------------------------
-    def hand_over(self, seat: int, to: int) -> list[Told]:
+    def hand_over(self, seat: int, to: int) -> list[Reply]:
         """We leave `seat` to seat `to`'s terminal: our deck secrets and the keys we were sent,
         sealed to its key, so it can show cards for the seat and see the seat's hand."""
         keys = self.seats if seat == self.ctx.my_seat else self.keys_of(seat)  # ours: handed already
@@ -194,13 +194,13 @@ class DeckCare:
         env = self.ctx.sign("deck_handover", {"to": to, "box": box}, seat=seat)
         return [Publish("log", env.raw)] + self.on_message(env)
 
-    def _on_handover(self, env: Envelope) -> list[Told]:
+    def _on_handover(self, env: Envelope) -> list[Reply]:
         ctx = self.ctx
         if any(e.raw == env.raw for e in self.handovers):
             return []
         self.handovers.append(env)
         ctx.accept(ctx.step, env)
-        out: list[Told] = [Keep(env.raw)]
+        out: list[Reply] = [Keep(env.raw)]
         to, seat = env.body["to"], env.seat
         if to != ctx.my_seat or seat in self.proxied or not 0 <= seat < len(ctx.keys):
             return out
@@ -218,7 +218,7 @@ class DeckCare:
             self.begin_audit() if ctx.phase in ("over", "frozen") else [])
 
     # ---- resume ------------------------------------------------------------------------
-    def own_current(self) -> list[Told]:
+    def own_current(self) -> list[Reply]:
         """After a restart or a reconnect: our pass, keys or audit for what the table waits
         for now, sent again as they were (or made now, if they never left this machine)."""
         ctx, seat = self.ctx, self.ctx.my_seat
@@ -231,7 +231,7 @@ class DeckCare:
         if self.reveal is not None:
             got = self.reveal.got
             return [Publish("log", got[s].raw) for s in self.own_seats() if s in got] + self._send_mine()
-        out: list[Told] = [Publish("log", e.raw) for e in self.handovers if e.seat == seat]
+        out: list[Reply] = [Publish("log", e.raw) for e in self.handovers if e.seat == seat]
         if ctx.phase in ("over", "frozen"):
             mine = self.audits.get(seat)
             return out + ([Publish("log", mine.raw)] if mine is not None else self.begin_audit())

@@ -71,13 +71,13 @@ class KeysIn:
 
 DeckEvent = Dealt | Revealed | Release | Broken | Convict | Verified | KeysIn
 DECK_EVENTS = (Dealt, Revealed, Release, Broken, Convict, Verified, KeysIn)
-Told = Output | DeckEvent  # what a method of the deck protocol returns, in order
+Reply = Output | DeckEvent  # what a method of the deck protocol replies with, in order
 
 
 class DeckAnswers:
     """Methods of `Steps` (it inherits them): what the steps do with the deck's events."""
 
-    def deck(self, told: list[Told]) -> list[Output]:
+    def deck(self, told: list[Reply]) -> list[Output]:
         """What the deck protocol answered, with each event it told acted on where it stands
         (outputs keep their order): the shell gets outputs only."""
         out: list[Output] = []
@@ -88,10 +88,10 @@ class DeckAnswers:
                 out += self.deck(self._on_deck_event(item))
         return out
 
-    def _on_deck_event(self, event: Any) -> list[Told]:
+    def _on_deck_event(self, event: Any) -> list[Reply]:
         ctx = self.ctx
         if isinstance(event, Release):  # held messages of this deal or reveal: their turn now
-            out: list[Told] = []
+            out: list[Reply] = []
             for env in self.buffer.release(event.step):
                 out += self.route(env)
             return (out + ctx.waiting()) if event.then_wait else out

@@ -20,7 +20,7 @@ from ..codec import Envelope
 from ..deck import Cheat, DeckError, UnknownCard
 from ..deck.group import box_secret
 from .context import restates
-from .deck_events import Broken, Release, Revealed, Told
+from .deck_events import Broken, Release, Reply, Revealed
 from .outputs import Keep, Note, Publish
 
 
@@ -40,7 +40,7 @@ class Reveals:
     """Methods of `Dealing` (it inherits them): they read and write its attributes."""
 
     # ---- what a change of the state shows ------------------------------------------------
-    def after_change(self, state: Any) -> list[Told]:
+    def after_change(self, state: Any) -> list[Reply]:
         """Deal a deck the rules just shuffled, else start the show the new state needs."""
         if self.broken is not None:  # nothing is dealt or shown any more: the audit decides
             return []
@@ -57,11 +57,11 @@ class Reveals:
                 private[seat] = tuple(sorted(tokens))
         return self._start("deck_show", public, private)
 
-    def before_apply(self, tokens: Iterable[str]) -> list[Told]:
+    def before_apply(self, tokens: Iterable[str]) -> list[Reply]:
         """Open the tokens a step reads that nobody proved (every seat's key, published)."""
         return self._start("deck_open", tuple(sorted(tokens)), {})
 
-    def _start(self, kind: str, public: tuple[str, ...], private: dict[int, tuple[str, ...]]) -> list[Told]:
+    def _start(self, kind: str, public: tuple[str, ...], private: dict[int, tuple[str, ...]]) -> list[Reply]:
         if not public and not private:
             return []
         n = len(self.ctx.keys)
@@ -71,9 +71,9 @@ class Reveals:
         # keys of this reveal that came before this peer reached it are routed after ours
         return [*self._send_mine(), Release(self.ctx.step, then_wait=True)]
 
-    def _send_mine(self) -> list[Told]:
+    def _send_mine(self) -> list[Reply]:
         """Our keys for the show or open in progress, for each seat whose keys we hold."""
-        out: list[Told] = []
+        out: list[Reply] = []
         for seat in self.own_seats():
             r = self.reveal
             if r is None or seat not in r.senders or seat in r.got or self.ctx.replaying:
@@ -81,7 +81,7 @@ class Reveals:
             out += self._send_for(seat, r)
         return out
 
-    def _send_for(self, seat: int, r: Reveal) -> list[Told]:
+    def _send_for(self, seat: int, r: Reveal) -> list[Reply]:
         ctx, keys = self.ctx, self.keys_of(seat)
         opened = []
         for t in r.public:
@@ -101,7 +101,7 @@ class Reveals:
         env = ctx.sign(r.kind, body, seat=seat)
         return [Publish("log", env.raw)] + self.on_message(env)
 
-    def _on_reveal(self, env: Envelope) -> list[Told]:
+    def _on_reveal(self, env: Envelope) -> list[Reply]:
         r = self.reveal
         if r is None or env.kind != r.kind or env.seat not in r.senders:
             return self.ctx.drop(env, f"seat {env.seat} sent {env.kind} when none is due from it")
@@ -115,7 +115,7 @@ class Reveals:
             return self._convict(env, cheat)
         for t, key in keys.items():
             r.keys.setdefault(t, {})[env.seat] = key
-        out: list[Told] = []
+        out: list[Reply] = []
         for to, label, sender_body in received:
             try:
                 self.keys_of(to)[label].receive_keys(self.tables[label], env.seat, sender_body, self._box_key())
@@ -155,7 +155,7 @@ class Reveals:
         assert self.ctx.me is not None
         return box_secret(bytes(self.ctx.me.signing_key))
 
-    def _finish(self, r: Reveal) -> list[Told]:
+    def _finish(self, r: Reveal) -> list[Reply]:
         """Every seat's keys are in: write the faces in, then go on where the table stopped."""
         faces = {}
         try:
@@ -175,7 +175,7 @@ class Reveals:
         step = self.ctx.step
         self.learnt += [(step, t) for t in sorted(faces)] + [(step, t) for t in sorted(mine.get(self.ctx.my_seat, {}))]
         self.reveal = None
-        asks: list[Told] = []
+        asks: list[Reply] = []
         for seat in sorted(self.unopened):  # one ask per seat of ours, once the show is done
             asks += self._ask(seat, self.unopened.pop(seat))
         return [*asks, *self._report_unknown(), Revealed(r.kind, faces)]
@@ -202,10 +202,10 @@ class Reveals:
                 out[t] = self.tables[label].card(slot)
         return out
 
-    def _report_unknown(self) -> list[Told]:
+    def _report_unknown(self) -> list[Reply]:
         """Cards of ours that open to no card: every key of each, published (a card that is no
         card tells nothing), so every peer sees the deal is broken, at this step."""
-        out: list[Told] = []
+        out: list[Reply] = []
         for seat, tokens in sorted(self.unknown.items()):
             cards = []
             for t in tokens:
@@ -219,7 +219,7 @@ class Reveals:
         self.unknown.clear()
         return out
 
-    def _on_broken(self, env: Envelope) -> list[Told]:
+    def _on_broken(self, env: Envelope) -> list[Reply]:
         """A seat proves that a card of its own opens to no card: if every key it publishes
         passes its commitment and the card is none of the deck's, the deal is broken for all."""
         if self.broken is not None:
@@ -244,12 +244,12 @@ class Reveals:
         # the steps go back to its step if we went on while its peer stopped, then `break_deal`
         return [Keep(env.raw), Broken(env.step, why)]
 
-    def break_deal(self, why: str) -> list[Told]:
+    def break_deal(self, why: str) -> list[Reply]:
         """A card that opens to no card of its deck: the game cannot go on. The audit (every
         seat's secrets, published now) names the seat whose pass did not use its keys, and the
         table votes on it (a seat that sends no audit is late, as for any wait)."""
         self.broken = f"the deal is broken: {why}"
-        out: list[Told] = [Note("error", f"{self.broken}; the audit names who cheated, then the table votes")]
+        out: list[Reply] = [Note("error", f"{self.broken}; the audit names who cheated, then the table votes")]
         return out + self.begin_audit() + self.ctx.waiting()
 
 
