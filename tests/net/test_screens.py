@@ -238,3 +238,32 @@ async def test_at_80_columns_the_code_shows_whole_copies_and_pastes_back_whole(t
         for app in (alice, bob):
             for table in list(app.tables):
                 await table.close()
+
+
+
+@pytest.mark.parametrize("players", [2, 3])
+async def test_a_host_whose_relay_bots_never_sit_is_told_why(players, tmp_path, monkeypatch) -> None:
+    """`--relay-bots 1` on a broker with no relay: the bot's seat stays free. Once it is the
+    last free seat (2 players), past RELAY_PATIENCE the status line says why the bot may not
+    come instead of waiting for a player; while a human seat is free too (3 players), the
+    status still asks for players and says nothing of the relay."""
+    import tui.screens.host as host_screen
+    from tui.screens.host import HostRequest
+
+    monkeypatch.setattr(host_screen, "RELAY_PATIENCE", 1.0)
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
+    app = GamenightApp(config=_config("Alice", free_port()))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.push_screen(HostScreen(HostRequest("money", players=players, relay_bots=1, name="Alice")))
+        screen = app.screen
+        status = screen.query_one("#host-status", Static)
+        await _wait(pilot, lambda: screen.table is not None and bool(screen.table.invite), what="the code")
+        if players == 2:
+            await _wait(pilot, lambda: "Waiting for the relay's 1 bot" in str(status.render()), what="the hint")
+            assert "gamenight relay" in str(status.render())
+        else:
+            await pilot.pause(2.5)  # past the patience, twice over
+            assert "Waiting for 2 more players" in str(status.render())
+            assert "relay" not in str(status.render())
+    for table in list(app.tables):
+        await table.close()

@@ -11,6 +11,7 @@ visitors) or "invite only"; the invite code is shown either way.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,6 +39,9 @@ from .new_game import playable_games
 
 log = logging.getLogger(__name__)
 STYLES = Path(__file__).resolve().parent.parent / "styles"
+RELAY_PATIENCE = 20.0
+"""Seconds a relay's bots may take to sit once they are the last free seats; then the host is
+told why they may not come (the relay answers a table it will not serve with silence)."""
 CLOCKS = ("off", "move:60", "move:120", "bank:600+5", "bank:1200+10")  # the host form's choices
 
 
@@ -81,6 +85,7 @@ class HostScreen(TableSetupScreen):
         self.removing = False  # x was pressed: the next digit names the seat to free
         self.clock_index = 0
         self.listed = True  # behind a door: "open to this server" (False: invite only)
+        self._relay_since: float | None = None  # since when only the relay's seats are free
 
     def compose(self) -> ComposeResult:
         with Vertical(id="host-box"):
@@ -98,6 +103,7 @@ class HostScreen(TableSetupScreen):
 
     def on_mount(self) -> None:
         super().on_mount()
+        self.set_interval(1.0, self._watch_relay_bots)
         if self.request is not None:
             self._start(self.request)
             return
@@ -315,8 +321,11 @@ class HostScreen(TableSetupScreen):
         lines = [f"  seat {i}: {name}" if name else f"  seat {i}: (free)" for i, name in enumerate(seats)]
         self.query_one("#host-seats", Static).update("\n".join(lines))
         free = sum(1 for n in seats if not n)
+        late = self._relay_late(free)
         if table.lockstep.refused:
             self._status(table.lockstep.refused, error=True)
+        elif late:
+            self._status(late)
         elif free:
             where = "they find it in Tables on this server, or send them" if self.listed else "send them"
             self._status(f"Waiting for {free} more player{'s' if free > 1 else ''}: {where} the invite code.")
@@ -325,6 +334,31 @@ class HostScreen(TableSetupScreen):
 
     def on_seed_tick(self) -> None:
         self._draw_seats()
+
+    def _watch_relay_bots(self) -> None:
+        """Once a second in the lobby: the wait for a relay's bots is counted (`_relay_late`)."""
+        if self.table is not None and self.table.lockstep.phase == "lobby" and not self.removing:
+            self._draw_seats()
+
+    def _relay_late(self, free: int) -> str | None:
+        """Why the relay's bots may not come, once they alone are missing for RELAY_PATIENCE
+        seconds (a relay seats its bots when they are the last free seats); None before."""
+        assert self.table is not None
+        info = self.table.lockstep.table
+        wanted = info.relay_bots if info is not None else 0
+        now = asyncio.get_running_loop().time()
+        if not 0 < free <= wanted:
+            self._relay_since = None
+            return None
+        if self._relay_since is None:
+            self._relay_since = now
+        waited = now - self._relay_since
+        if waited < RELAY_PATIENCE:
+            return None
+        bots = f"{free} bot{'s' if free > 1 else ''}"
+        return (f"Waiting for the relay's {bots}: none has sat down in {waited:.0f} s. Is this broker a "
+                "gamenight relay with bots (gamenight relay --bots N)? A relay also serves at most 4 "
+                "unfinished games of one host at once. Esc: back.")
 
     def _maybe_open(self) -> None:
         table = self.table
