@@ -33,9 +33,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.relay_probe import RelayProbe, malloc_trim, rss_bytes  # noqa: E402
-
-MB = 2**20
+from bench.relay_probe import MB, RelayProbe, malloc_trim, rss_bytes  # noqa: E402
 
 
 async def one_game(relay_url: str) -> bool:

@@ -33,9 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bench.relay_probe import open_fds, rss_bytes  # noqa: E402
-
-MB = 2**20
+from bench.relay_probe import MB, open_fds, rss_bytes  # noqa: E402
 
 VARIANTS = {"lobby": (4, None), "stall": (3, b"seed_commit"), "commit-stall": (3, b"seed_reveal")}
 

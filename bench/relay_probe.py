@@ -16,6 +16,8 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+MB = 2**20
+
 
 def rss_bytes(pid: int | str = "self") -> int:
     """VmRSS of a process (this one by default), in bytes; 0 if it is gone."""

@@ -41,7 +41,7 @@ class Release:
 @dataclass(frozen=True)
 class Broken:
     """A seat proved a card of its own opens to no card, at `step`: the table goes back to
-    that step if it went on, then the deal is broken for all (`Dealing.broken`)."""
+    that step if it went on, then the deal is broken for all (`Dealing.break_deal`)."""
 
     step: int
     why: str
@@ -70,18 +70,17 @@ class KeysIn:
 
 
 DeckEvent = Dealt | Revealed | Release | Broken | Convict | Verified | KeysIn
-DECK_EVENTS = (Dealt, Revealed, Release, Broken, Convict, Verified, KeysIn)
 Reply = Output | DeckEvent  # what a method of the deck protocol replies with, in order
 
 
 class DeckAnswers:
     """Methods of `Steps` (it inherits them): what the steps do with the deck's events."""
 
-    def deck(self, told: list[Reply]) -> list[Output]:
-        """What the deck protocol answered, with each event it told acted on where it stands
+    def deck(self, replies: list[Reply]) -> list[Output]:
+        """What the deck protocol answered, with each event among them acted on where it stands
         (outputs keep their order): the shell gets outputs only."""
         out: list[Output] = []
-        for item in told:
+        for item in replies:
             if isinstance(item, Publish | Keep | Secret | Note):
                 out.append(item)
             else:

@@ -26,6 +26,7 @@ from textual.widgets import Footer, Input, Label, Static
 
 from engine.registry import get_game
 from net.codec import MAX_NAME
+from net.relay_limits import RelayLimits
 
 from ..clock import ClockSpec
 from ..config import broker_settings
@@ -357,8 +358,8 @@ class HostScreen(TableSetupScreen):
             return None
         bots = f"{free} bot{'s' if free > 1 else ''}"
         return (f"Waiting for the relay's {bots}: none has sat down in {waited:.0f} s. Is this broker a "
-                "gamenight relay with bots (gamenight relay --bots N)? A relay also serves at most 4 "
-                "unfinished games of one host at once. Esc: back.")
+                f"gamenight relay with bots (gamenight relay --bots N)? A relay also serves at most "
+                f"{RelayLimits().live_per_key} unfinished games of one host at once. Esc: back.")
 
     def _maybe_open(self) -> None:
         table = self.table
