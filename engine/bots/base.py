@@ -23,6 +23,11 @@ class Bot:
     def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
         raise NotImplementedError
 
+    def shortlist(self, view: View, actions: Sequence[Action] | ActionSpace) -> list[Action]:
+        """The few actions this bot rates best here, best first, for the hard bot to search
+        (engine/bots/search.py); empty: no ranking, the search samples the legal actions."""
+        return []
+
 
 class RandomBot(Bot):
     """Uniform over the legal actions (an ActionSpace samples uniformly itself)."""

@@ -48,20 +48,45 @@ def potential(cards: Sequence[str], edition: str, hope: float) -> float:
     return score
 
 
+def _hope(view: MoneyView) -> float:
+    """How much of what is within reach still counts: less as the deck runs out."""
+    return min(1.0, view.deck_size / 30) * (0.0 if view.final_round else 1.0)
+
+
 class MoneyBot(Bot):
     kind = "heuristic"
 
     def choose(self, view: MoneyView, actions: Sequence[Action] | ActionSpace) -> Action:
-        hope = min(1.0, view.deck_size / 30) * (0.0 if view.final_round else 1.0)
+        hope = _hope(view)
         if view.phase == "bid":
             return self._bid(view, hope)
         return self._turn(view, actions, hope)
 
+    def shortlist(self, view: MoneyView, actions: Sequence[Action] | ActionSpace) -> list[Action]:
+        """In a turn every option, best hand first; to bid, the best bid of each size."""
+        hope = _hope(view)
+        if view.phase == "bid":
+            best: dict[int, tuple[float, list[str]]] = {0: (potential(view.hand or (), view.edition, hope), [])}
+            for offered, score in self._bid_scores(view, hope):
+                if score > best.get(len(offered), (float("-inf"),))[0]:
+                    best[len(offered)] = (score, offered)
+            ranked = sorted(best.values(), key=lambda so: (-so[0], len(so[1])))
+            return [make_bid(cards, (), view.n_players) for _, cards in ranked]
+        scored = list(self._turn_scores(view, actions, hope))
+        return [action for _, action in sorted(scored, key=lambda sa: -sa[0])]
+
     # ---- turns ----
     def _turn(self, view: MoneyView, actions: Sequence[Action], hope: float) -> Action:
+        best, best_score = None, float("-inf")
+        for score, action in self._turn_scores(view, actions, hope):
+            if score > best_score:
+                best, best_score = action, score
+        return best if best is not None else actions[-1]
+
+    def _turn_scores(self, view: MoneyView, actions: Sequence[Action], hope: float):
+        """(the hand's potential after it, action) for each option of a turn, in order."""
         hand = view.hand or ()
         own = next(b for b in view.bids if (b.owner, b.slot) == view.acting)
-        best, best_score = None, float("-inf")
         for action in actions:
             if isinstance(action, SwapMarket):
                 gain = view.market[action.side]
@@ -76,12 +101,20 @@ class MoneyBot(Bot):
             score = potential(hand + tuple(gain), view.edition, hope)
             if isinstance(action, Keep):
                 score += 0.5  # on equal hands, give nothing away
-            if score > best_score:
-                best, best_score = action, score
-        return best if best is not None else actions[-1]
+            yield score, action
 
     # ---- bids ----
     def _bid(self, view: MoneyView, hope: float) -> Action:
+        best_cards: list[str] = []
+        best_score = potential(view.hand or (), view.edition, hope)  # the bluff-only bid
+        for offered, score in self._bid_scores(view, hope):
+            if score > best_score + 1:
+                best_cards, best_score = offered, score
+        return make_bid(best_cards, (), view.n_players)
+
+    def _bid_scores(self, view: MoneyView, hope: float):
+        """(cards offered, expected potential) for each bid of the k cards needed least and
+        each market side it could win, in order."""
         hand = view.hand or ()
         money = [c for c in hand if KIND[c] != "bluff"]
         edition = view.edition
@@ -97,8 +130,6 @@ class MoneyBot(Bot):
             max(0, size - 1) * _AVERAGE_CARD / 2
             for seat, size in enumerate(view.hand_sizes) if seat != view.seat
         ]
-        best_cards: list[str] = []
-        best_score = now  # the bluff-only bid keeps the hand as it is
         for k in range(1, len(order) + 1):
             offered = order[:k]
             left = [c for c in hand if c not in offered]
@@ -107,7 +138,4 @@ class MoneyBot(Bot):
             survive = 0.75 ** ahead
             for side in view.market:
                 gained = potential(left + list(side), edition, hope)
-                score = survive * gained + (1 - survive) * now
-                if score > best_score + 1:
-                    best_cards, best_score = offered, score
-        return make_bid(best_cards, (), view.n_players)
+                yield offered, survive * gained + (1 - survive) * now

@@ -72,7 +72,7 @@ class SearchBot(Bot):
         # A draw from the bot's own stream (its private secret over the network): equal views
         # need not be searched alike, and a seeded stream replays exactly.
         rng = self.rng.fork(f"decision{self.rng.below(1 << 32)}")
-        candidates = self._candidates(first, actions, rng)
+        candidates = self._candidates(view, first, actions, rng)
         if len(candidates) == 1 or self.rollouts < 2 * len(candidates):
             return first
         should_stop = self.stopper() if self.stopper is not None else None
@@ -94,10 +94,15 @@ class SearchBot(Bot):
             rounds += 1
         return candidates[_best(totals, rounds)]
 
-    def _candidates(self, first: Action, actions: Sequence[Action] | ActionSpace,
+    def _candidates(self, view: View, first: Action, actions: Sequence[Action] | ActionSpace,
                     rng: Stream) -> list[Action]:
-        """The normal bot's choice, then up to CANDIDATES - 1 other legal actions."""
-        if isinstance(actions, ActionSpace):
+        """The normal bot's choice, then up to CANDIDATES - 1 others: those the normal bot
+        rates next best where it ranks them (`Bot.shortlist`), else a sample of the legal ones
+        (a random bid of Money!'s thousands is rarely worth a rollout)."""
+        ranked = self.normal.shortlist(view, actions)
+        if ranked:
+            pool = ranked
+        elif isinstance(actions, ActionSpace):
             pool = [actions.sample(rng) for _ in range(4 * CANDIDATES)]
         else:
             pool = list(actions)

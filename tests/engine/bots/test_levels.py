@@ -163,3 +163,24 @@ def test_a_sampled_state_gives_its_seat_back_the_view_it_came_from(game_id: str)
                 assert again == view, (n, i, seat)
                 checked += 1
     assert checked > 10
+
+
+def test_money_hard_bot_searches_the_bids_its_normal_bot_ranks_not_random_ones() -> None:
+    """A Money! bid has thousands of legal card sets; the hard bot's candidates are the normal
+    bot's choice and its next best bids (one of each size), all legal and distinct, best first."""
+    game = get_game("money")
+    bot = level_bot(game, 0, "hard", b"shortlist")
+    checked = 0
+    for state in states_on_the_way(game, 4, b"shortlist", every=1):
+        if 0 not in game.active(state) or game.view(state, 0).phase != "bid":
+            continue
+        view, actions = game.view(state, 0), game.legal_actions(state, 0)
+        ranked = bot.normal.shortlist(view, actions)
+        first = bot.normal.choose(view, actions)
+        candidates = bot._candidates(view, first, actions, Stream(b"any"))
+        assert candidates[0] == first and len(set(map(repr, candidates))) == len(candidates)
+        assert all(c in ranked for c in candidates[1:]) and all(c in actions for c in ranked)
+        assert len({len(a.left) for a in ranked}) == len(ranked)  # one bid of each size
+        assert len(candidates) == min(6, len({repr(a) for a in [first, *ranked]}))
+        checked += 1
+    assert checked >= 3
