@@ -2,18 +2,22 @@
 extend runs, and pays with what it misses least. It reads only its view (everything in Ten is
 public except the deck order, and the view carries the unseen card counts).
 
-Its sums are pure functions of a collection (and a price and the tokens held), so they are
-cached: a collection changes seldom while the bot prices the same cards turn after turn, and
-each price asks what every card held is worth keeping. The cached functions compute exactly
-what the uncached bot did, float for float, so every decision is the same
-(tests/engine/ten/test_bot_reference.py holds the bot before the caches and compares).
+Its sums are pure functions of a collection (and a price and the tokens held). Those asked
+again and again are cached (a collection's value, its per-card losses, the ceilings on what a
+card adds); those a game asks about a collection once or twice (a gain, the cheapest payment:
+under a tenth of calls were hits) are not, since each cached entry costs hashing, memory and
+the cycle collector's time. Everything computes exactly what the uncached bot did, float for
+float, so every decision is the same (tests/engine/ten/test_bot_reference.py holds the bot
+before the caches and compares).
 """
 
 from __future__ import annotations
 
 import heapq
+from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import accumulate
 
 from ..core import Action, ActionSpace, pick_uniform
 from ..ten.cards import CELL, NUMBER_VALUE, TOKEN_CAP, TYPE_OF, wild_uses
@@ -26,6 +30,7 @@ from ..ten.scoring import (
     mask_points,
     masks_and_pool,
     run_points,
+    with_cards,
 )
 from ..ten.state import (
     AUCTION,
@@ -88,25 +93,29 @@ class _Losses:
     interval cut at it (the part left keeps its cards and wilds) has that loss exactly. Only a
     card popped again is searched."""
 
+    __slots__ = ("held", "base", "masks", "pool", "total", "spans", "n_cells", "heap", "floors",
+                 "exact", "shared")  # thousands are cached: no dict each
+
     def __init__(self, held: tuple[str, ...]) -> None:
         self.held = held
         self.base = _value(held)
         self.masks, self.pool = masks_and_pool(held)
         self.total, self.spans = total, spans = collection_runs(held)
         cells = [CELL.get(card) for card in held]
-        self.n_cells = n_cells = len(set(cells) - {None})
+        copies = Counter(cells)
+        self.n_cells = n_cells = len(copies) - (None in copies)
         self.heap: list[tuple[float, str, int, int]] = []  # (floor, card, index, EXACT or how raised)
         for i, (card, cell) in enumerate(zip(held, cells, strict=True)):
             if cell is None:
                 self.heap.append((0.0, card, i, _CRUDE))
-            elif cells.count(cell) > 1:
+            elif copies[cell] > 1:
                 self.heap.append((self.base - (total + CELL_POINTS * n_cells), card, i, _EXACT))
             else:
                 colour, number = cell
                 outside = not spans[colour] >> number & 1
                 self.heap.append((self.base - (total + CELL_POINTS * (n_cells - 1)), card, i,
                                   _EXACT if outside else _CRUDE))
-        self.floors = _prefix_sums(sorted(floor for floor, *_ in self.heap))
+        self.floors = tuple(accumulate(sorted([entry[0] for entry in self.heap]), initial=0.0))
         heapq.heapify(self.heap)
         self.exact: list[tuple[float, str]] = []
         _, numbered, rainbow = self.pool
@@ -121,9 +130,19 @@ class _Losses:
             elif stage == _CRUDE and self.shared:
                 heapq.heappush(self.heap, self._raised(card, i))
             else:
-                without = self.held[:i] + self.held[i + 1 :]
-                heapq.heappush(self.heap, (self.base - _value(without), card, i, _EXACT))
+                heapq.heappush(self.heap, (self.base - self._value_without(card, i), card, i, _EXACT))
         return self.exact[:k]
+
+    def _value_without(self, card: str, i: int) -> float:
+        """`_value` of the collection less its card at `i`: for a number card (its spot held
+        once: a spot held twice has its loss from the start) from the masks less its bit."""
+        cell = CELL.get(card)
+        if cell is None:
+            return _value(self.held[:i] + self.held[i + 1 :])
+        colour, number = cell
+        masks = list(self.masks)
+        masks[colour] &= ~(1 << number)
+        return _value_of(best_total(tuple(masks), self.pool), self.n_cells - 1)
 
     def _raised(self, card: str, i: int) -> tuple[float, str, int, int]:
         """A card's floor from a ceiling on the total without it (exact where met)."""
@@ -164,13 +183,6 @@ def _cut_loss(span: int, number: int) -> int:
     return run_points(high - low + 1) - max(below, above)
 
 
-def _prefix_sums(values: Sequence[float]) -> list[float]:
-    sums = [0.0]
-    for v in values:
-        sums.append(sums[-1] + v)
-    return sums
-
-
 @lru_cache(maxsize=1 << 12)
 def _losses(held: tuple[str, ...]) -> _Losses:
     return _Losses(held)
@@ -182,33 +194,38 @@ rounding (far below 1e-9), so a float estimate this far above another means a re
 least 0.05 above: above it float for float too, however the sums were ordered."""
 
 
-@lru_cache(maxsize=1 << 14)
 def cheapest(price: int, currency: int, busts: int, held: tuple[str, ...]) -> tuple[float, Payment]:
     """The payment that costs a holder least (tokens, bust tokens, then its least useful
     cards), with that cost in points; (inf, an empty payment) if it cannot pay. The first way
-    of the least cost in `payment_shapes` order, float for float as when every way was priced:
-    a way whose floor (its k least floors of losses) is surely above a way without cards cannot
-    be that one, so its cards' losses are not searched."""
+    of the least cost in `payment_shapes` order, float for float as when every way was priced.
+
+    The ways are priced from the lowest floor up (tokens and their k least floors of losses;
+    exact for a way without cards), keeping the least (cost, order). A way whose floor is
+    surely above the least cost so far cannot be that one, nor can any after it, so their
+    cards' losses are never searched (`payment_shapes` lists the ways with most cards first)."""
     shapes = payment_shapes(price, currency, busts, len(held))
     losses = _losses(held)
-    without_cards = [c * TOKEN_POINTS + b * BUST_TOKEN_POINTS for c, b, k in shapes if not k]
-    ceiling = min(without_cards, default=float("inf")) + SURELY_ABOVE
-    best: tuple[float, Payment] | None = None
-    for c, b, k in shapes:
-        tokens = c * TOKEN_POINTS + b * BUST_TOKEN_POINTS
-        if k and tokens + losses.floors[k] + k * TOKEN_POINTS >= ceiling:
-            continue
+    floors = losses.floors
+    by_floor = sorted(
+        (c * TOKEN_POINTS + b * BUST_TOKEN_POINTS + floors[k] + k * TOKEN_POINTS, i)
+        for i, (c, b, k) in enumerate(shapes)
+    )
+    best_cost, best_i, best_paid = float("inf"), -1, ()
+    for floor, i in by_floor:
+        if floor >= best_cost + SURELY_ABOVE:
+            break  # this way and every later one cost surely more than the best
+        c, b, k = shapes[i]
         paid = losses.smallest(k)
-        cost = tokens + sum(loss for loss, _ in paid)
+        cost = c * TOKEN_POINTS + b * BUST_TOKEN_POINTS + sum(loss for loss, _ in paid)
         cost += k * TOKEN_POINTS  # a card paid is also purchasing power gone
-        if best is None or cost < best[0]:
-            best = (cost, Payment.of(c, b, [card for _, card in paid]))
-    if best is None:
+        if cost < best_cost or (cost == best_cost and i < best_i):
+            best_cost, best_i, best_paid = cost, i, paid
+    if best_i < 0:
         return float("inf"), Payment()
-    return best
+    c, b, _ = shapes[best_i]
+    return best_cost, Payment.of(c, b, [card for _, card in best_paid])
 
 
-@lru_cache(maxsize=1 << 14)
 def gain_ceiling(held: tuple[str, ...], numbers: tuple[str, ...]) -> float:
     """A ceiling on `_value(held + numbers) - _value(held)` for number cards, without a search:
     each card in turn adds at most `number_gain_ceiling` points to the total (with the cards
@@ -243,8 +260,9 @@ def _grown(mask: int, low: int, high: int) -> int:
     return run_points(high - low + 1)
 
 
-def _ends(span: int) -> tuple[int, int]:
-    return (span & -span).bit_length() - 1, span.bit_length() - 1
+_ENDS = tuple(((span & -span).bit_length() - 1, span.bit_length() - 1) for span in range(1 << 10))
+_ends = _ENDS.__getitem__
+"""(low, high) of an interval's mask (a span of the numbers 1..9)."""
 
 
 def _rise_floor(held: tuple[str, ...], numbers: tuple[str, ...]) -> int:
@@ -295,7 +313,6 @@ def _wild_rise_floor(held: tuple[str, ...], wild: str) -> int:
     return best
 
 
-@lru_cache(maxsize=1 << 14)
 def gain_floor(held: tuple[str, ...], added: tuple[str, ...]) -> float:
     """A floor under `_value(held + added) - _value(held)` for number cards or one wild,
     without a search (`_rise_floor`, `_wild_rise_floor`, and the new spots)."""
@@ -305,7 +322,6 @@ def gain_floor(held: tuple[str, ...], added: tuple[str, ...]) -> float:
     return float(_wild_rise_floor(held, wild))
 
 
-@lru_cache(maxsize=1 << 14)
 def gain(held: tuple[str, ...], added: tuple[str, ...]) -> float:
     """`_value(held + added) - _value(held)`, float for float, for number cards or one wild:
     without a search when a floor and a ceiling on what they add to the best total meet (the
@@ -318,8 +334,9 @@ def gain(held: tuple[str, ...], added: tuple[str, ...]) -> float:
         exact = _wild_rise_floor(held, added[0]) == ceiling
     else:
         exact = False
-    if not exact:
-        return _value(held + added) - _value(held)
+    if not exact:  # `_value(held + added)` from the masks: no count of the whole collection
+        masks, pool = with_cards(*masks_and_pool(held), added)
+        return _value_of(best_total(masks, pool), sum(mask.bit_count() for mask in masks)) - _value(held)
     masks, pool = masks_and_pool(held)
     spots += sum(mask.bit_count() for mask in masks)
     return _value_of(best_total(masks, pool) + ceiling, spots) - _value(held)

@@ -8,6 +8,7 @@ engine moves around; type ids ("red_4") name what a card is.
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -71,6 +72,7 @@ CELL: dict[str, tuple[int, int]] = {
 """(colour index, number) of each number card: the spot it fills in a run."""
 
 
+@cache  # a pure function of a card id: a few dozen wilds (an unknown id raises: not kept)
 def wild_uses(card: str) -> tuple[tuple[int, int], ...]:
     """The (colour index, number) spots a wild may fill, in the reporting order of ten.md §8."""
     t = CARD_TYPES[TYPE_OF[card]]

@@ -8,7 +8,16 @@ from __future__ import annotations
 from functools import lru_cache
 
 from .cards import NUMBERS
-from .scoring import _MASK_POINTS, Pool, _bit, _bounds, _colour_options, _span, run_points
+from .scoring import (
+    _MASK_POINTS,
+    Pool,
+    _bit,
+    _bounds,
+    _colour_options,
+    _span,
+    run_points,
+    with_colour,
+)
 
 
 def ceiling_with(masks: tuple[int, ...], pool: Pool, colour: int, mask: int, own: int) -> int:
@@ -24,22 +33,19 @@ def ceiling_with(masks: tuple[int, ...], pool: Pool, colour: int, mask: int, own
 
 
 @lru_cache(maxsize=1 << 12)
-def _others_knapsack(masks: tuple[int, ...], pool: Pool, colour: int) -> list[int]:
+def _others_knapsack(masks: tuple[int, ...], pool: Pool, colour: int) -> tuple[int, ...]:
     """For k = 0..shared wilds, the most points the colours other than `colour` can make
     together, each with its best for its own need (read only)."""
     colour_wilds, numbered, rainbow = pool
     shared = numbered.bit_count() + rainbow
-    ks = range(shared + 1)
     after: list[int] | None = None
     for c, m in enumerate(masks):
         if c == colour:
             continue
         _, row, _, steps = _colour_options(m, colour_wilds[c], shared, numbered)
-        if after is None:
-            after = list(row)
-        else:
-            after = [max([p + after[k - n] for n, p in steps if n <= k]) for k in ks]
-    return after if after is not None else [0] * (shared + 1)
+        after = list(row) if after is None else with_colour(after, steps)
+    # a tuple: the cache holds thousands, and the collector stops tracking a tuple of ints
+    return tuple(after) if after is not None else (0,) * (shared + 1)
 
 
 @lru_cache(maxsize=1 << 12)
@@ -84,11 +90,12 @@ def number_gain_ceiling(mask: int, number: int, own: int, numbered: int, rainbow
         spans = _SPANS[low]
         if (spans[number] & free).bit_count() > wilds:
             break  # lower intervals only add gaps
-        below = points[number - low]
+        kept = max(points[number - low], plain)  # the part below the card, or no wild at all
         for high in range(number, 10):
             if (spans[high] & free).bit_count() > wilds:
                 break  # gaps no numbered wild can fill, more than the wilds that fill any
-            rise = points[high - low + 1] - max(below, points[high - number], plain)
+            above = points[high - number]
+            rise = points[high - low + 1] - (above if above > kept else kept)
             if rise > ceiling:
                 ceiling = rise
     return ceiling

@@ -73,15 +73,23 @@ def _without(facts: Facts, card: str) -> Facts:
     """The facts of a deck that held `card` as well (its top), once that card has left it."""
     unseen, numbers, currency = facts
     card_type = TYPE_OF[card]
-    i = next(i for i, (t, _) in enumerate(unseen) if t == card_type)
+    i = _position(unseen, card_type)
     copies = unseen[i][1] - 1
     unseen = unseen[:i] + (((card_type, copies),) if copies else ()) + unseen[i + 1:]
     kind, number, value = _TYPE_FACTS[card_type]
+    # "k or more" counts: the card counted in every k up to its own
     if kind == NUMBER:
-        numbers = tuple(n - 1 if k <= number else n for k, n in enumerate(numbers))
+        numbers = tuple([n - 1 for n in numbers[: number + 1]]) + numbers[number + 1 :]
     elif kind == CURRENCY:
-        currency = tuple(n - 1 if k <= value else n for k, n in enumerate(currency))
+        currency = tuple([n - 1 for n in currency[: value + 1]]) + currency[value + 1 :]
     return unseen, numbers, currency
+
+
+def _position(unseen: Unseen, card_type: str) -> int:
+    for i, (t, _) in enumerate(unseen):
+        if t == card_type:
+            return i
+    raise ValueError(f"no {card_type} is left in the deck")
 
 
 def _at_least(counts_from: tuple[int, ...], k: int) -> int:

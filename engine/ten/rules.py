@@ -164,9 +164,7 @@ class Ten(Game):
         if phase == SOLO_WILD:
             price = SOLO_WILD_PRICE
         collections, currency, busts = state.collections, state.currency, state.busts
-        players = tuple([
-            _player_view(s, collections[s], currency[s], busts[s]) for s in range(state.n_players)
-        ])
+        players = tuple(map(_player_view, range(state.n_players), collections, currency, busts))
         deck = unseen_deck(state)
         facts = deck_facts(deck)
         total, currency_sum = state.total, state.currency_sum

@@ -40,9 +40,12 @@ def _span(low: int, high: int) -> int:
     return ((1 << (high + 1)) - 1) ^ ((1 << low) - 1)
 
 
+_FULL_RUN = len(NUMBERS)
+
+
 def run_points(length: int) -> int:
     """Points of a run: 1 per card, the complete run 1-9 scores FULL_RUN_POINTS."""
-    return FULL_RUN_POINTS if length == len(NUMBERS) else length
+    return FULL_RUN_POINTS if length == _FULL_RUN else length
 
 
 def longest_run(mask: int) -> tuple[int, int]:
@@ -88,21 +91,21 @@ def _pool_size(pool: Pool) -> int:
 
 
 @lru_cache(maxsize=1 << 14)
-def _spanned_candidates(mask: int, wilds: int) -> tuple[tuple[int, int, int], ...]:
-    """(points, gap mask, span) of the intervals worth trying in one colour, best points first;
-    the span (a mask of the numbers low..high, 0 for none) is the first interval found with
-    those points and gaps.
+def _spanned_candidates(mask: int, wilds: int) -> tuple[tuple[int, int, int, int], ...]:
+    """(points, gap mask, span, number of gaps) of the intervals worth trying in one colour,
+    best points first; the span (a mask of the numbers low..high, 0 for none) is the first
+    interval found with those points and gaps.
 
     An interval whose neighbour is held grows for free, so only intervals with both
     neighbours missing (or at 1 / 9) are tried; an interval is dropped when another one has at
     least its points with a subset of its gaps. Those of `_all_candidates` with at most `wilds`
     gaps: an interval that drops another has fewer gaps, so the ones kept are the same.
     """
-    return tuple([kept for kept in _all_candidates(mask) if kept[1].bit_count() <= wilds])
+    return tuple([kept for kept in _all_candidates(mask) if kept[3] <= wilds])
 
 
 @lru_cache(maxsize=1 << 10)
-def _all_candidates(mask: int) -> tuple[tuple[int, int, int], ...]:
+def _all_candidates(mask: int) -> tuple[tuple[int, int, int, int], ...]:
     """`_spanned_candidates` with wilds enough for any gaps."""
     found: dict[int, tuple[int, int]] = {0: (0, 0)}
     for low in NUMBERS:
@@ -111,22 +114,31 @@ def _all_candidates(mask: int) -> tuple[tuple[int, int, int], ...]:
         for high in range(low, 10):
             if high < 9 and mask >> (high + 1) & 1:
                 continue
-            gaps = _span(low, high) & ~mask
+            span = _span(low, high)
+            gaps = span & ~mask
             points = run_points(high - low + 1)
             if found.get(gaps, (-1, 0))[0] < points:
-                found[gaps] = (points, _span(low, high))
-    ranked = sorted(((p, g, s) for g, (p, s) in found.items()), key=lambda pgs: (-pgs[0], pgs[1].bit_count()))
-    kept: list[tuple[int, int, int]] = []
-    for points, gaps, span in ranked:
-        if not any(kp >= points and kg & gaps == kg for kp, kg, _ in kept):
-            kept.append((points, gaps, span))
+                found[gaps] = (points, span)
+    # best points first, then fewest gaps, then in the order found (the index: a stable sort)
+    ranked = sorted([(-p, g.bit_count(), i, p, g, s) for i, (g, (p, s)) in enumerate(found.items())])
+    # every interval kept before has at least these points: one is dropped when the gaps of
+    # one kept before are a subset of its gaps
+    kept: list[tuple[int, int, int, int]] = []
+    kept_gaps: list[int] = []
+    for _, n_gaps, _, points, gaps, span in ranked:
+        for other in kept_gaps:
+            if other & gaps == other:
+                break
+        else:
+            kept.append((points, gaps, span, n_gaps))
+            kept_gaps.append(gaps)
     return tuple(kept)
 
 
 @lru_cache(maxsize=1 << 14)
 def _candidates(mask: int, wilds: int) -> tuple[tuple[int, int], ...]:
     """(points, gap mask) of `_spanned_candidates`, in its order."""
-    return tuple((points, gaps) for points, gaps, _ in _spanned_candidates(mask, wilds))
+    return tuple((points, gaps) for points, gaps, _, _ in _spanned_candidates(mask, wilds))
 
 
 def _coverable(needs: list[int], usable: list[int], rainbow: int) -> bool:
@@ -151,6 +163,18 @@ def _coverable(needs: list[int], usable: list[int], rainbow: int) -> bool:
     return True
 
 
+_ONE: dict[tuple, tuple] = {}
+_ONE_MAX = 1 << 13
+
+
+def _one(value: tuple) -> tuple:
+    """One copy of each such value: the colour caches hold thousands of the same few rows,
+    and each object cached is one more for the garbage collector to visit. Bounded."""
+    if len(_ONE) >= _ONE_MAX:
+        _ONE.clear()
+    return _ONE.setdefault(value, value)
+
+
 @lru_cache(maxsize=1 << 14)
 def _colour_options(
     mask: int, own: int, shared: int, numbered: int
@@ -166,14 +190,14 @@ def _colour_options(
     by_need = [0] * (shared + 1)
     reach = shared + 1
     steps: list[tuple[int, int]] = []  # (need, points) where by_need rises, the highest first
-    for points, gaps, span in _spanned_candidates(mask, own + shared):
-        need = gaps.bit_count() - own
+    for points, gaps, span, n_gaps in _spanned_candidates(mask, own + shared):
+        need = n_gaps - own
         if need <= 0:  # the best needing no shared wild: every later one has no more points
             # and would take shared wilds this one leaves, so no best total needs them
             found.append((points, 0, gaps & numbered, span))
             by_need[0:reach] = [points] * reach
             steps.append((0, points))
-            return tuple(found), tuple(by_need), span, tuple(steps)
+            return _one(tuple(found)), _one(tuple(by_need)), span, _one(tuple(steps))
         numbers = gaps & numbered
         # an interval whose gaps this colour cannot fill even with every shared wild
         # (fewer usable numbered wilds and rainbows than it needs) is never part of a total
@@ -192,17 +216,32 @@ def _coverable_cached(needs: tuple[int, ...], usable: tuple[int, ...], rainbow: 
     return _coverable(list(needs), list(usable), rainbow)
 
 
+def with_colour(after: list[int], steps: tuple[tuple[int, int], ...]) -> list[int]:
+    """The knapsack row of one more colour: for each k shared wilds, the most points of that
+    colour (its best for a need, `steps` as `_colour_options` gives them: (need, points) where
+    its best rises, the need 0 last) and the colours of `after` together."""
+    alone = steps[-1][1]
+    row = [alone + a for a in after]
+    width = len(after)
+    for need, points in steps:
+        if not need:
+            break
+        for k in range(need, width):
+            total = points + after[k - need]
+            if total > row[k]:
+                row[k] = total
+    return row
+
+
 def _bounds(per_colour: list, shared: int) -> list[list[int]]:
     """bound[c][k]: the most points colours c.. can make with k shared wilds, each colour
     using its best for its own need (a knapsack that ignores which numbers); bound[0] only
     for k = shared, the only one read. A colour's best points rise with its need only at its
     steps, so only those are tried (the rows after it rise with k too)."""
-    ks = range(shared + 1)
     after = list(per_colour[-1][1])  # the last colour alone: its best for each need
     bound = [[0] * (shared + 1), after]
     for c in range(N_COLOURS - 2, 0, -1):
-        steps = per_colour[c][3]
-        after = [max([p + after[k - n] for n, p in steps if n <= k]) for k in ks]
+        after = with_colour(after, per_colour[c][3])
         bound.append(after)
     top = max([p + after[shared - n] for n, p in per_colour[0][3]])
     bound.append([0] * shared + [top])
@@ -210,7 +249,6 @@ def _bounds(per_colour: list, shared: int) -> list[list[int]]:
     return bound
 
 
-@lru_cache(maxsize=1 << 16)
 def best_total(masks: tuple[int, ...], pool: Pool) -> int:
     """The highest total reachable with these held numbers per colour and these wilds."""
     return best_runs(masks, pool)[0]
@@ -272,7 +310,7 @@ def _search(
         return _search_any(options, bound, shared, rainbow, best, spans)
     o0, o1, o2, o3 = options
     b1, b2, b3 = bound[1], bound[2], bound[3]
-    s0: list[tuple[int, int]] = [(0, 0)]
+    s0: list[tuple[int, int]] = [(0, 0)]  # the (needs, usable numbers) of the subsets so far
     for p0, n0, u0, x0 in o0:
         if p0 + b1[shared] <= best:
             break  # sorted by points: nothing later in this colour can do better
@@ -280,7 +318,7 @@ def _search(
         if l0 < 0 or p0 + b1[l0] <= best:
             continue
         if n0:
-            if not _fits(s0, n0, u0, rainbow):
+            if n0 - u0.bit_count() > rainbow:  # `_fits` with only the empty subset before it
                 continue
             s1 = [(0, 0), (n0, u0)]
         else:
@@ -398,19 +436,22 @@ def _role(card: str) -> tuple[int, int, int]:
 _ROLE = {card: _role(card) for card in TYPE_OF if card in CELL or card in IS_WILD}
 
 
-def masks_and_pool(cards: Sequence[str]) -> tuple[tuple[int, ...], Pool]:
-    """A collection's held numbers per colour (bit masks) and its pool of wilds, in one pass:
-    what `_split` and `pool_of` give (other cards are ignored). Cached for tuples."""
-    if type(cards) is tuple:
-        return _masks_and_pool(cards)
-    return _masks_and_pool.__wrapped__(cards)
-
-
 @lru_cache(maxsize=1 << 14)
-def _masks_and_pool(cards: Sequence[str]) -> tuple[tuple[int, ...], Pool]:
-    masks = [0] * N_COLOURS
-    colour_wilds = [0] * N_COLOURS
-    numbered = rainbow = 0
+def masks_and_pool(cards: tuple[str, ...]) -> tuple[tuple[int, ...], Pool]:
+    """A collection's held numbers per colour (bit masks) and its pool of wilds, in one pass:
+    what `_split` and `pool_of` give (other cards are ignored). Cached: a tuple of cards."""
+    return with_cards(_NO_MASKS, _NO_POOL, cards)
+
+
+_NO_MASKS: tuple[int, ...] = (0,) * N_COLOURS
+_NO_POOL: Pool = ((0,) * N_COLOURS, 0, 0)
+
+
+def with_cards(masks: tuple[int, ...], pool: Pool, cards: Sequence[str]) -> tuple[tuple[int, ...], Pool]:
+    """`masks_and_pool` of a collection with these cards as well (other cards are ignored)."""
+    masks = list(masks)
+    colour_wilds, numbered, rainbow = pool
+    colour_wilds = list(colour_wilds)
     role = _ROLE.get
     for card in cards:
         r = role(card)
@@ -430,16 +471,16 @@ def _masks_and_pool(cards: Sequence[str]) -> tuple[tuple[int, ...], Pool]:
 
 def collection_total(cards: Sequence[str]) -> int:
     """The score of a collection (physical card ids) with the best wild assignment."""
-    masks, pool = masks_and_pool(cards)
+    masks, pool = masks_and_pool(tuple(cards))
     return best_total(masks, pool)  # read from the module: bench/ten_bots.py swaps it
 
 
 def collection_runs(cards: Sequence[str]) -> tuple[int, Spans]:
     """`collection_total` and, per colour, the numbers of the interval it scores (`best_runs`)."""
-    return best_runs(*masks_and_pool(cards))
+    return best_runs(*masks_and_pool(tuple(cards)))
 
 
 __all__ = [
     "best_runs", "best_total", "collection_runs", "collection_total", "longest_run", "mask_points",
-    "masks_and_pool", "pool_of", "run_points",
+    "masks_and_pool", "pool_of", "run_points", "with_cards", "with_colour",
 ]
