@@ -1,7 +1,7 @@
 """Bot strength table: one bot of a level against bots of the level below, seats rotated.
 
 Usage: .venv/bin/python bench/bot_strength.py [--games N] [--rollouts R] [--game ID ...]
-                                             [--match hard:normal ...]
+                                             [--match hard:normal ...] [--workers W]
 
 For each game (Money! 4p, Ten 3p, 7 Wonders 3p, Sheriff 4p) and each match "A:B", game i puts
 one A bot at seat i % n and B bots elsewhere; the A seat's win share (a shared win counts
@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -63,17 +64,34 @@ def play(game, n: int, kinds: list[str], seed: str, rollouts: int, worst: dict[s
     return game.result(state) if game.is_over(state) else None
 
 
-def match(game_id: str, strong: str, weak: str, games: int, rollouts: int, worst: dict[str, float]) -> str:
+def one_game(game_id: str, strong: str, weak: str, i: int, rollouts: int) -> tuple[float, dict[str, float]]:
+    """Game i of a match: the strong seat's share of the win, and the worst decision per level."""
     game, n = get_game(game_id), TABLES[game_id]
-    share = 0.0
+    seat = i % n
+    kinds = [weak] * n
+    kinds[seat] = strong
+    worst: dict[str, float] = {}
+    result = play(game, n, kinds, f"strength-{game_id}-{i}", rollouts, worst)
+    won = 1 / len(result.winners) if result is not None and seat in result.winners else 0.0
+    return won, worst
+
+
+def match(game_id: str, strong: str, weak: str, games: int, rollouts: int, worst: dict[str, float],
+          workers: int = 1) -> str:
+    """The strong seat's win share over games 0..games-1 (the same seeds however many workers
+    play them: `--workers` only spreads the games over processes)."""
+    n = TABLES[game_id]
     start = time.perf_counter()
-    for i in range(games):
-        seat = i % n
-        kinds = [weak] * n
-        kinds[seat] = strong
-        result = play(game, n, kinds, f"strength-{game_id}-{i}", rollouts, worst)
-        if result is not None and seat in result.winners:
-            share += 1 / len(result.winners)
+    jobs = [(game_id, strong, weak, i, rollouts) for i in range(games)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            outcomes = list(pool.map(one_game, *zip(*jobs, strict=True), chunksize=4))
+    else:
+        outcomes = [one_game(*job) for job in jobs]
+    share = sum(won for won, _ in outcomes)
+    for _, seen in outcomes:
+        for level, took in seen.items():
+            worst[level] = max(worst.get(level, 0.0), took)
     took = time.perf_counter() - start
     rate = share / games
     return (f"{game_id:14} {n}p  {strong:6} vs {weak:6}: {100 * rate:5.1f} % "
@@ -99,12 +117,14 @@ def main() -> None:
     parser.add_argument("--game", action="append", choices=sorted(TABLES))
     parser.add_argument("--match", action="append", help=f"strong:weak (default {', '.join(MATCHES)})")
     parser.add_argument("--speed-games", type=int, default=20)
+    parser.add_argument("--workers", type=int, default=1,
+                        help="processes to spread a match's games over (same seeds, same result)")
     args = parser.parse_args()
     worst: dict[str, float] = {}
     for game_id in args.game or ["money", "ten", "seven_wonders"]:
         for pair in args.match or MATCHES:
             strong, weak = pair.split(":")
-            print(match(game_id, strong, weak, args.games, args.rollouts, worst), flush=True)
+            print(match(game_id, strong, weak, args.games, args.rollouts, worst, args.workers), flush=True)
         if args.speed_games:
             print(speed(game_id, args.speed_games), flush=True)
     print("worst decision: " + ", ".join(f"{k} {1000 * v:.1f} ms" for k, v in sorted(worst.items()))
