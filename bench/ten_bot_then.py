@@ -32,7 +32,9 @@ ISSUE_25_START = "89c6b63"
 
 def worker(n_games: int) -> dict:
     """G games with the engine found first on sys.path (the API every commit since the bot
-    was written has): CPU in views and in `choose`, steps, and a digest of every decision."""
+    was written has): CPU in views and in `choose`, steps, and a digest of every decision.
+    The loop is bench/ten_bots.py's, written out again on purpose: this one runs on the old
+    commit's engine, and that module imports helpers (cache clearing, the frozen bot) it lacks."""
     from engine.bots.ten import TenBot
     from engine.core import Stream, seed_bytes
     from engine.ten import GAME
