@@ -273,3 +273,18 @@ def test_a_number_card_adds_no_more_than_its_gain_ceiling(
     rise = best_total_before.__wrapped__(more, pool) - best_total_before.__wrapped__(masks, pool)
     assert best_total(more, pool) - best_total(masks, pool) == rise
     assert rise <= number_gain_ceiling(masks[colour], number, colour_wilds[colour], numbered, rainbow)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    held=st.lists(st.sampled_from(_NUMBER_CARDS + _WILDS), max_size=12, unique=True),
+    added=st.lists(st.sampled_from(_NUMBER_CARDS + _WILDS), max_size=3, unique=True),
+)
+def test_a_collection_grown_from_its_masks_is_the_collection_counted_afresh(held, added) -> None:
+    """The bot prices a gain from the held masks and pool plus the new cards (`with_cards`):
+    the very masks and pool a fresh count of the whole collection gives, so the same score."""
+    from engine.ten.scoring import best_total, masks_and_pool, with_cards
+
+    grown = with_cards(*masks_and_pool(tuple(held)), added)
+    assert grown == masks_and_pool(tuple(held + added))
+    assert best_total(*grown) == collection_total(held + added)
