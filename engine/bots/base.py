@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from ..core import Action, ActionSpace, Game, Seat, Stream, View, pick_uniform
 from ..core.rng import BitStream
@@ -27,6 +27,14 @@ class Bot:
         """The few actions this bot rates best here, best first, for the hard bot to search
         (engine/bots/search.py); empty: no ranking, the search samples the legal actions."""
         return []
+
+    def in_own_terms(self, decide: Callable[[View, Sequence[Action] | ActionSpace], Action],
+                     view: View, actions: Sequence[Action] | ActionSpace) -> Action:
+        """`decide(view, actions)` on the view and actions as this bot reads them, its pick
+        played as the game takes it: as they are, unless a game's bot thinks in other terms
+        (Sheriff's in goods, where a dealt game names cards). The hard bot searches in these
+        terms, which are its sampler's."""
+        return decide(view, actions)
 
 
 class RandomBot(Bot):

@@ -68,6 +68,11 @@ class SearchBot(Bot):
         """Set by the caller (net/bot_time.py): a fresh `should_stop()` for each decision."""
 
     def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
+        # in the normal bot's terms, which are the sampler's: a dealt Sheriff game's cards are
+        # searched as goods, on plain sampled states, and the pick is played with the cards
+        return self.normal.in_own_terms(self._search, view, actions)
+
+    def _search(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
         first = self.normal.choose(view, actions)
         # A draw from the bot's own stream (its private secret over the network): equal views
         # need not be searched alike, and a seeded stream replays exactly.

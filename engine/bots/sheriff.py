@@ -218,13 +218,16 @@ class SheriffBot(Bot):
         self.last: tuple[int, int, dict[int, tuple[int, int, int]]] | None = None
 
     def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
+        return self.in_own_terms(self._choose, view, actions)
+
+    def in_own_terms(self, decide, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
         # a dealt game names each card: think in goods, play the cards. A good id in my hand
         # settles it at once (a dealt view never names a card by its good): the full check
         # scans every zone, and was a third of a bot game's time
         if not _names_goods(view) and is_dealt_view(view):
-            action = play_in_goods(self._choose, view, actions)
+            action = play_in_goods(decide, view, actions)
             return action if action is not None else pick_uniform(actions, self.rng)
-        return self._choose(view, actions)
+        return decide(view, actions)
 
     def _choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
         self._observe(view)

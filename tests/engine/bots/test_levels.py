@@ -14,6 +14,7 @@ from engine.bots import RandomBot, make_bot
 from engine.bots.levels import LEVELS
 from engine.bots.search import SearchBot
 from engine.core import Stream
+from engine.core.dealer import checked_bot_game
 from engine.core.hashing import state_hash
 from engine.registry import game_ids, get_game
 
@@ -92,6 +93,20 @@ def test_each_level_plays_every_game_to_the_end_at_every_player_count(game_id: s
             state = game.apply(state, {s: bots[s].choose(game.view(state, s), game.legal_actions(state, s))
                                        for s in sorted(active)})
         assert game.is_over(state) or game.stalemate(state), (game_id, n, level)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+@pytest.mark.parametrize("game_id", game_ids())
+def test_each_level_plays_a_game_dealt_as_the_network_deals_it(game_id: str, level: str) -> None:
+    """A bot seat at a network table sees a dealt game (cards it was never shown are tokens,
+    Sheriff names each card); a hard bot searches it in its normal bot's terms (Sheriff's
+    goods) and plays the seat's own cards. Checked at every step against the plain game."""
+    game = get_game(game_id)
+    n = max(game.min_players, 3)
+    seed = f"dealt-{level}".encode()
+    bots = [level_bot(game, s, level if s == 0 else "normal", seed, cheap=False) for s in range(n)]
+    play = checked_bot_game(game, n, seed, bots)
+    assert game.is_over(play.public), (game_id, level)
 
 
 def hard_trace(game_id: str, decisions: int = 3) -> str:
