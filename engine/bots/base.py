@@ -23,10 +23,17 @@ class Bot:
     def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
         raise NotImplementedError
 
-    def shortlist(self, view: View, actions: Sequence[Action] | ActionSpace) -> list[Action]:
+    def shortlist(self, view: View, actions: Sequence[Action] | ActionSpace) -> list[Action] | None:
         """The few actions this bot rates best here, best first, for the hard bot to search
-        (engine/bots/search.py); empty: no ranking, the search samples the legal actions."""
-        return []
+        (engine/bots/search.py); None: no ranking, the search samples the legal actions; empty:
+        nothing here is worth a search (the sampler cannot model what the choice depends on),
+        the bot's own choice stands."""
+        return None
+
+    def share_memory(self, other: Bot) -> None:
+        """Hand what this bot remembers of the public table to `other`, a bot of its kind that
+        plays a rollout from here (engine/bots/search.py): the rollout's bots then remember the
+        game so far as the table's real bots do. Default: a bot that remembers nothing."""
 
     def in_own_terms(self, decide: Callable[[View, Sequence[Action] | ActionSpace], Action],
                      view: View, actions: Sequence[Action] | ActionSpace) -> Action:

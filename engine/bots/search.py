@@ -3,7 +3,8 @@
 Each rollout samples a full state consistent with the seat's view alone (the game's sampler,
 engine/bots/samplers/: hidden hands and decks re-dealt from the cards the view does not show,
 the game RNG replaced by one from the bot's own stream), plays one candidate action there and
-the rest of the game with the game's normal bot in every seat, and scores the finish for the
+the rest of the game with the game's normal bot in every seat (each told what the bot's own
+normal bot remembers of the table so far, `Bot.share_memory`), and scores the finish for the
 seat. Every candidate is played on the same determinizations (common random numbers); the
 normal bot's own choice is the first candidate and is kept unless another does clearly
 better, so a small budget degrades towards normal play.
@@ -102,10 +103,11 @@ class SearchBot(Bot):
     def _candidates(self, view: View, first: Action, actions: Sequence[Action] | ActionSpace,
                     rng: Stream) -> list[Action]:
         """The normal bot's choice, then up to CANDIDATES - 1 others: those the normal bot
-        rates next best where it ranks them (`Bot.shortlist`), else a sample of the legal ones
-        (a random bid of Money!'s thousands is rarely worth a rollout)."""
+        rates next best where it ranks them (`Bot.shortlist`; none where it says nothing is
+        worth a search), else a sample of the legal ones (a random bid of Money!'s thousands
+        is rarely worth a rollout)."""
         ranked = self.normal.shortlist(view, actions)
-        if ranked:
+        if ranked is not None:
             pool = ranked
         elif isinstance(actions, ActionSpace):
             pool = [actions.sample(rng) for _ in range(4 * CANDIDATES)]
@@ -126,6 +128,8 @@ class SearchBot(Bot):
         game = self.game
         state = self.sampler(game, view, rng.fork("sample"))
         bots = [self.rollout_factory(game, s, rng.fork(f"bot{s}")) for s in range(view.n_players)]
+        for bot in bots:
+            self.normal.share_memory(bot)
         mine: Action | None = action
         for _ in range(self.max_steps):
             active = game.active(state)

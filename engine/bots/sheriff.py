@@ -238,6 +238,31 @@ class SheriffBot(Bot):
                 return pick
         return pick_uniform(actions, self.rng)
 
+    # ---- for the hard bot (engine/bots/search.py) ---------------------------------------
+    def shortlist(self, view: View, actions: Sequence[Action] | ActionSpace) -> list[Action] | None:
+        """The bags best valued first; the bribes worth trying; nothing to search as the
+        Sheriff, whose choices turn on what the bags hold: the sampler fills a closed bag
+        with goods drawn at random, which is nearly always a lie (a merchant's is not), so
+        rollouts there would open every bag. (The search asked `choose` first: the record
+        holds this view.)"""
+        me = view.players[self.seat]
+        if view.phase == LOAD and me.hand:
+            choices = _bag_choices(tuple(me.hand), tuple(me.stand_up), self._opened_chance(view))
+            ranked = sorted(choices, key=lambda choice: -choice[0])
+            return [Load(_canonical(bag)) for _, bag in ranked]
+        if view.phase == INSPECT and view.step == OFFER:
+            gold = sorted({1, 2, 4, 7, me.gold // 2} - {0})
+            offers = [Offer(), NoOffer(), *(Offer(gold=g) for g in gold if g <= me.gold)]
+            return [offer for offer in offers if offer in actions]
+        if view.seat == view.sheriff and view.phase == INSPECT:
+            return []
+        return None
+
+    def share_memory(self, other: Bot) -> None:
+        """My record of the table (every entry read from public outcomes) for a rollout bot."""
+        if isinstance(other, SheriffBot):
+            other.record = Record(self.record)
+
     # ---- what the table has shown -----------------------------------------------------
     def _observe(self, v: View) -> None:
         if self.last is not None and self.last[0] < v.round and not any(p.outcome for p in v.players):

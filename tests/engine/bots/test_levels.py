@@ -199,3 +199,40 @@ def test_money_hard_bot_searches_the_bids_its_normal_bot_ranks_not_random_ones()
         assert len(candidates) == min(6, len({repr(a) for a in [first, *ranked]}))
         checked += 1
     assert checked >= 3
+
+
+def test_sheriff_hard_bot_searches_bags_and_bribes_but_not_the_sheriffs_judgement() -> None:
+    """A merchant's candidates are its normal bot's bags, best valued first, and bribes it can
+    pay; as the Sheriff the hard bot keeps its normal bot's choice (a sampled closed bag is
+    goods drawn at random, nearly always a lie, so a rollout would open every bag)."""
+    from engine.bots.sheriff import Record
+    from engine.sheriff.state import NoOffer, Offer
+
+    game = get_game("sheriff")
+    bots = {seat: level_bot(game, seat, "hard", b"sheriff-shortlist") for seat in range(4)}
+    seen = set()
+    for state in states_on_the_way(game, 4, b"sheriff-shortlist", every=1, limit=120):
+        for seat in sorted(game.active(state)):
+            bot, view, actions = bots[seat], game.view(state, seat), game.legal_actions(state, seat)
+            first = bot.normal.choose(view, actions)
+            candidates = bot._candidates(view, first, actions, Stream(b"any"))
+            assert candidates[0] == first and all(c in actions for c in candidates)
+            if view.phase == "inspect" and seat == view.sheriff:
+                assert candidates == [first]
+                seen.add("sheriff")
+            elif view.phase == "load":
+                ranked = bot.normal.shortlist(view, actions)
+                worth = {tuple(sorted(bag)): ev
+                         for ev, bag in bot.normal.bag_choices(view, view.players[seat].hand)}
+                values = [worth[tuple(sorted(c.cards))] for c in ranked]
+                assert len(ranked) > 1 and values == sorted(values, reverse=True)
+                assert len(candidates) == min(6, len(set(ranked) | {first}))
+                seen.add("load")
+            elif view.phase == "inspect" and view.step == "offer":
+                assert all(isinstance(c, Offer | NoOffer) for c in candidates) and len(candidates) > 1
+                seen.add("offer")
+    assert seen == {"sheriff", "load", "offer"}
+    rollout_bot = make_bot(game, 1, "normal", Stream(b"rollout"))
+    bots[0].normal.share_memory(rollout_bot)
+    assert isinstance(rollout_bot.record, Record) and rollout_bot.record == bots[0].normal.record
+    assert rollout_bot.record is not bots[0].normal.record and bots[0].normal.record
