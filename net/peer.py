@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.bots import make_bot
-from engine.core import Stream
+from engine.core import Stream, pick_uniform
 
 from .bot_time import DEFAULT_BOT_TIME, give_time, searches
 from .codec import decode_envelope
@@ -475,9 +475,19 @@ class Peer:
                                                Stream(self._bot_seed).fork(ls.gid)), self.bot_time)
             view, legal = ls.view(seat), ls.legal_actions(seat)
             if searches(self._bot):  # a hard bot thinks for up to its budget: off the event loop
-                action = await asyncio.to_thread(self._bot.choose, view, legal)
+                action = await asyncio.to_thread(self._decision, view, legal)
                 if ls.my_seat != seat or not ls.my_turn():
                     return
             else:
-                action = self._bot.choose(view, legal)
+                action = self._decision(view, legal)
             self.decide(action)
+
+    def _decision(self, view: Any, legal: Any) -> Any:
+        """The bot's move; should the bot itself fail, a legal move drawn from its stream and
+        the failure logged: the table goes on (a task's lost exception left it waiting)."""
+        try:
+            return self._bot.choose(view, legal)
+        except Exception:
+            log.exception("the %s bot failed to decide at %s; it plays a legal move at random",
+                          self.bot_kind, self.lockstep.gid)
+            return pick_uniform(legal, self._bot.rng)

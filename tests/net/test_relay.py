@@ -90,6 +90,39 @@ async def test_a_relay_started_with_a_bot_level_seats_bots_of_that_level(tmp_pat
         await relay.stop()
 
 
+async def test_a_lent_bot_that_fails_to_decide_plays_a_legal_move_and_the_game_ends(
+        tmp_path, monkeypatch, caplog) -> None:
+    """A bot whose decision raises (a hard Sheriff bot did at every dealt table) no longer
+    leaves the table waiting on a task's lost exception: the failure is logged, the seat plays
+    a legal move from the bot's stream, and the game ends with one hash."""
+    import net.peer as peer_module
+
+    real_make_bot = peer_module.make_bot
+    monkeypatch.setattr(peer_module, "make_bot", lambda *args: _raising(real_make_bot(*args)))
+    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
+    relay = Relay(BrokerSettings(port=0), max_bots=2, archive=tmp_path / "archive", bot_level="hard")
+    await relay.start()
+    try:
+        session = await host_session("sheriff", players=3, relay_bots=2, host_bot="random", name="Host",
+                                     settings=BrokerSettings(broker=relay.url), persist=False)
+        try:
+            await asyncio.wait_for(session.peer.done.wait(), 60)
+            assert session.peer.lockstep.phase == "over"
+            bots = relay.lending.tables[session.peer.lockstep.gid].peers
+            assert {p.lockstep.hash for p in bots} == {session.peer.lockstep.hash}
+        finally:
+            await session.close()
+    finally:
+        await relay.stop()
+    assert "bot failed to decide" in caplog.text and "ZeroDivisionError" in caplog.text
+
+
+def _raising(bot):
+    """`bot`, its every decision failing."""
+    bot.choose = lambda view, actions: 1 / 0
+    return bot
+
+
 async def _relay_game(url: str, identity: Identity | None = None) -> str:
     session = await host_session("money", players=2, relay_bots=1, host_bot="random", name="Host",
                                  settings=BrokerSettings(broker=url), persist=False, identity=identity)
