@@ -240,11 +240,9 @@ class SheriffBot(Bot):
 
     # ---- for the hard bot (engine/bots/search.py) ---------------------------------------
     def shortlist(self, view: View, actions: Sequence[Action] | ActionSpace) -> list[Action] | None:
-        """The bags best valued first; the bribes worth trying; nothing to search as the
-        Sheriff, whose choices turn on what the bags hold: the sampler fills a closed bag
-        with goods drawn at random, which is nearly always a lie (a merchant's is not), so
-        rollouts there would open every bag. (The search asked `choose` first: the record
-        holds this view.)"""
+        """The bags best valued first; bribes; nothing as the Sheriff: the sampler fills a
+        closed bag with random goods, nearly always a lie, so rollouts would open every bag.
+        (The search asked `choose` first: the record holds this view.)"""
         me = view.players[self.seat]
         if view.phase == LOAD and me.hand:
             choices = _bag_choices(tuple(me.hand), tuple(me.stand_up), self._opened_chance(view))

@@ -572,7 +572,7 @@ async def test_the_seed_vote_is_offered_on_the_setup_screen_before_any_game_scre
         await pilot.pause()
         assert isinstance(app.screen, VoteDialog)
         await pilot.press("e")
-        for _ in range(100):  # the vote goes through the peer: a loaded machine takes a while
+        for _ in range(400):  # the vote goes through the peer: a loaded machine takes a while (20 s)
             await pilot.pause(0.05)
             if "You voted to end" in str(screen.query_one("#status", Static).render()):
                 break
