@@ -70,24 +70,31 @@ async def test_relay_bots_fill_the_seats_and_the_archive_replays_the_game(tmp_pa
         await relay.stop()
 
 
-async def test_a_relay_started_with_a_bot_level_seats_bots_of_that_level(tmp_path, monkeypatch) -> None:
-    """`gamenight relay --bot-level easy`: the bots it lends play easy (the level every game has)."""
+async def _lent_bots_game(tmp_path, monkeypatch, game_id: str, level: str, host_bot: str) -> list[Peer]:
+    """A game of `game_id` against two bots of `level` lent by a relay, played to the end; the
+    bot peers, each at the host's final hash."""
     monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
-    relay = Relay(BrokerSettings(port=0), max_bots=2, archive=tmp_path / "archive", bot_level="easy")
+    relay = Relay(BrokerSettings(port=0), max_bots=2, archive=tmp_path / "archive", bot_level=level)
     await relay.start()
     try:
-        session = await host_session("ten", players=3, relay_bots=2, host_bot="best", name="Host",
+        session = await host_session(game_id, players=3, relay_bots=2, host_bot=host_bot, name="Host",
                                      settings=BrokerSettings(broker=relay.url), persist=False)
         try:
             await asyncio.wait_for(session.peer.done.wait(), 60)
             assert session.peer.lockstep.phase == "over"
             bots = relay.lending.tables[session.peer.lockstep.gid].peers
-            assert len(bots) == 2 and {p.bot_kind for p in bots} == {"easy"}
             assert {p.lockstep.hash for p in bots} == {session.peer.lockstep.hash}
+            return bots
         finally:
             await session.close()
     finally:
         await relay.stop()
+
+
+async def test_a_relay_started_with_a_bot_level_seats_bots_of_that_level(tmp_path, monkeypatch) -> None:
+    """`gamenight relay --bot-level easy`: the bots it lends play easy (the level every game has)."""
+    bots = await _lent_bots_game(tmp_path, monkeypatch, "ten", "easy", "best")
+    assert len(bots) == 2 and {p.bot_kind for p in bots} == {"easy"}
 
 
 async def test_a_lent_bot_that_fails_to_decide_plays_a_legal_move_and_the_game_ends(
@@ -99,21 +106,7 @@ async def test_a_lent_bot_that_fails_to_decide_plays_a_legal_move_and_the_game_e
 
     real_make_bot = peer_module.make_bot
     monkeypatch.setattr(peer_module, "make_bot", lambda *args: _raising(real_make_bot(*args)))
-    monkeypatch.setenv("GAMENIGHT_HOME", str(tmp_path))
-    relay = Relay(BrokerSettings(port=0), max_bots=2, archive=tmp_path / "archive", bot_level="hard")
-    await relay.start()
-    try:
-        session = await host_session("sheriff", players=3, relay_bots=2, host_bot="random", name="Host",
-                                     settings=BrokerSettings(broker=relay.url), persist=False)
-        try:
-            await asyncio.wait_for(session.peer.done.wait(), 60)
-            assert session.peer.lockstep.phase == "over"
-            bots = relay.lending.tables[session.peer.lockstep.gid].peers
-            assert {p.lockstep.hash for p in bots} == {session.peer.lockstep.hash}
-        finally:
-            await session.close()
-    finally:
-        await relay.stop()
+    await _lent_bots_game(tmp_path, monkeypatch, "sheriff", "hard", "random")
     assert "bot failed to decide" in caplog.text and "ZeroDivisionError" in caplog.text
 
 
