@@ -21,7 +21,7 @@ this game showed (each round's outcomes and opened bags).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from ..core import HIDDEN, Action, ActionSpace, Game, Seat, Stream, pick_uniform
@@ -79,6 +79,7 @@ NO_BRIBE_LIKELIHOOD = 0.6  # and how much less likely no gold does
 HONEST_BRIBE = 0.15  # how often an honest bag bribes anyway (so gold alone is no proof)
 CONTRABAND_VALUE, CONTRABAND_PENALTY = 7.0, 4.0  # a typical contraband card
 SMUGGLE_BELOW = 0.35  # smuggling pays while bags are opened less often than this
+BRIBES_SEARCHED = (1, 2, 4, 7)  # gold bribes the hard bot tries (and half its gold)
 
 
 VALUE_OF = {good: VALUE[i] for good, i in IDX.items()}
@@ -220,7 +221,7 @@ class SheriffBot(Bot):
     def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
         return self.in_own_terms(self._choose, view, actions)
 
-    def in_own_terms(self, decide, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
+    def in_own_terms(self, decide: Callable[..., Action], view: View, actions: Sequence[Action] | ActionSpace) -> Action:
         # a dealt game names each card: think in goods, play the cards. A good id in my hand
         # settles it at once (a dealt view never names a card by its good): the full check
         # scans every zone, and was a third of a bot game's time
@@ -240,16 +241,15 @@ class SheriffBot(Bot):
 
     # ---- for the hard bot (engine/bots/search.py) ---------------------------------------
     def shortlist(self, view: View, actions: Sequence[Action] | ActionSpace) -> list[Action] | None:
-        """The bags best valued first; bribes; nothing as the Sheriff: the sampler fills a
-        closed bag with random goods, nearly always a lie, so rollouts would open every bag.
-        (The search asked `choose` first: the record holds this view.)"""
+        """Bags best valued first; bribes; nothing as the Sheriff (a sampled closed bag is random
+        goods, nearly always a lie: rollouts would open every bag). Asked after `choose`."""
         me = view.players[self.seat]
         if view.phase == LOAD and me.hand:
             choices = _bag_choices(tuple(me.hand), tuple(me.stand_up), self._opened_chance(view))
             ranked = sorted(choices, key=lambda choice: -choice[0])
             return [Load(_canonical(bag)) for _, bag in ranked]
         if view.phase == INSPECT and view.step == OFFER:
-            gold = sorted({1, 2, 4, 7, me.gold // 2} - {0})
+            gold = sorted({*BRIBES_SEARCHED, me.gold // 2} - {0})
             offers = [Offer(), NoOffer(), *(Offer(gold=g) for g in gold if g <= me.gold)]
             return [offer for offer in offers if offer in actions]
         if view.seat == view.sheriff and view.phase == INSPECT:
