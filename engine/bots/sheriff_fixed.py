@@ -95,27 +95,52 @@ STRATEGIES: dict[str, Callable[[View], Action | None]] = {
 }
 
 
+def fixed_pick(name: str, view: View, actions: Sequence[Action] | ActionSpace) -> Action | None:
+    """Strategy `name`'s action here, or the nearest legal one; None where it leaves the
+    decision to the bot it is built on."""
+    pick = STRATEGIES[name](view)
+    if pick is None:
+        return None
+    for action in (pick, *FALLBACK.get(type(pick), ())):
+        if action in actions:
+            return action
+    return None
+
+
 def fixed_strategy(name: str, base: type[Bot]) -> type[Bot]:
     """`base` with one part fixed to strategy `name` (a key of STRATEGIES)."""
-    step = STRATEGIES[name]
 
     class Fixed(base):  # type: ignore[misc, valid-type]
         kind = name
 
         def _choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
-            pick = step(view)
-            if pick is None:
-                return super()._choose(view, actions)
-            for action in (pick, *FALLBACK.get(type(pick), ())):
-                if action in actions:
-                    return action
-            return super()._choose(view, actions)
+            pick = fixed_pick(name, view, actions)
+            return pick if pick is not None else super()._choose(view, actions)
 
     Fixed.__name__ = Fixed.__qualname__ = f"{name.title().replace('_', '')}{base.__name__}"
     return Fixed
 
 
+class FixedOver(Bot):
+    """Any bot (the hard bot's search too) with one part fixed to a strategy: the strategy's
+    pick where it has one, else the bot's own decision. For plain games (`play_table`'s): the
+    strategies read goods."""
+
+    def __init__(self, game: Game, seat: int, rng: Stream, name: str, bot: Bot) -> None:
+        super().__init__(game, seat, rng)
+        self.kind, self.bot = name, bot
+
+    def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
+        pick = fixed_pick(self.kind, view, actions)
+        return pick if pick is not None else self.bot.choose(view, actions)
+
+
 BotClass = Callable[[Game, int, Stream], Bot]
+
+
+def fixed_over(name: str, make: BotClass) -> BotClass:
+    """A maker of `make`'s bots with one part fixed to strategy `name` (`FixedOver`)."""
+    return lambda game, seat, rng: FixedOver(game, seat, rng, name, make(game, seat, rng))
 
 
 def play_table(game: Game, seed: bytes | int | str, seats: Sequence[BotClass], max_steps: int = 100_000) -> Result | None:

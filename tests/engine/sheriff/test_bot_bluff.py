@@ -7,9 +7,9 @@ from collections import Counter
 
 import pytest
 
-from engine.bots import RandomBot
+from engine.bots import RandomBot, make_bot
 from engine.bots.sheriff import PROMISES, SheriffBot
-from engine.bots.sheriff_fixed import STRATEGIES, fixed_strategy, play_table
+from engine.bots.sheriff_fixed import STRATEGIES, FixedOver, fixed_over, fixed_strategy, play_table
 from engine.core import Stream
 from engine.sheriff import GAME
 from engine.sheriff.state import Accept, Choose, Demand, Inspect, Offer, Pass
@@ -139,6 +139,42 @@ def test_no_fixed_strategy_beats_three_bots(strategy):
         seats[k % 4] = tested
         wins += (k % 4) in play_table(GAME, f"exploit-{k}", seats).winners
     assert wins / games <= EXPLOIT_BOUNDS[strategy]
+
+
+@pytest.mark.parametrize("strategy", sorted(STRATEGIES))
+def test_a_strategy_over_a_bot_plays_as_the_bot_built_with_it(strategy):
+    """`fixed_over` (any bot, the hard one too: bench/sheriff_exploits.py --hard) wins the same
+    games as `fixed_strategy`'s subclass of the normal bot."""
+    for k in range(4):
+        seats = [SheriffBot] * 4
+        seats[k] = fixed_strategy(strategy, SheriffBot)
+        built = play_table(GAME, f"over-{k}", seats)
+        seats[k] = fixed_over(strategy, SheriffBot)
+        assert play_table(GAME, f"over-{k}", seats) == built
+
+
+def test_a_strategy_over_the_hard_bot_plays_its_fixed_part_and_searches_the_rest():
+    asked = Counter()
+
+    class Counting(FixedOver):
+        def choose(self, view, actions):
+            action = super().choose(view, actions)
+            if view.step == "answer" and Inspect() in actions:
+                asked["inspected" if action == Inspect() else "did not inspect"] += 1
+            else:
+                asked["other"] += 1
+            return action
+
+    def hard(game, seat, rng):
+        bot = make_bot(game, seat, "hard", rng)
+        bot.rollouts = 12  # two rounds of six candidates: the search runs
+        return bot
+
+    seats = [SheriffBot] * 4
+    seats[0] = lambda game, seat, rng: Counting(game, seat, rng, "always_inspect", hard(game, seat, rng))
+    assert play_table(GAME, "over-hard", seats) is not None
+    assert asked["inspected"] >= 6 and asked["did not inspect"] == 0
+    assert asked["other"] > 20  # the rest of its decisions went to the hard bot
 
 
 def test_the_bot_beats_the_bot_before_it():
