@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
-from .plain import _FIELDS, TAG, from_plain, to_plain
+from .plain import TAG, from_plain, map_strings, to_plain
 
 T = TypeVar("T")
 
@@ -82,30 +82,13 @@ def tokens_in(value: Any) -> frozenset[str]:
 
 
 def reveal(value: T, faces: Mapping[str, Any]) -> T:
-    """`value` with every token of `faces` replaced by its face (the rest left as it is).
-
-    Walks the value itself and rebuilds only what holds a token it replaces (a state is
-    mostly untouched by one show), as `from_plain(to_plain(...))` would build it."""
+    """`value` with every token of `faces` replaced by its face (the rest left as it is):
+    only what holds a token it replaces is rebuilt (a state is mostly untouched by one show)."""
     if not faces:
         return value
-    return _replaced(value, faces)
-
-
-def _replaced(value: Any, faces: Mapping[str, Any]) -> Any:
-    kind = type(value)
-    if kind is str:
-        return faces.get(value, value) if value[:1] == PREFIX else value
-    if kind is tuple:
-        items = [_replaced(v, faces) for v in value]
-        return value if all(a is b for a, b in zip(items, value, strict=True)) else tuple(items)
-    names = _FIELDS.get(kind)
-    if names is not None:  # a registered dataclass: rebuilt through its constructor, as decoded
-        fields = {name: getattr(value, name) for name in names}
-        new = {name: _replaced(v, faces) for name, v in fields.items()}
-        return value if all(new[n] is fields[n] for n in names) else kind(**new)
-    if value is None or kind in (int, bool, bytes):
-        return value
-    plain_faces = {t: to_plain(face) for t, face in faces.items()}  # anything else: the long way
+    if all(type(face) is str for face in faces.values()):  # card ids: the direct walk
+        return map_strings(value, faces)
+    plain_faces = {t: to_plain(face) for t, face in faces.items()}  # faces of any kind: the long way
     return from_plain(_walk(to_plain(value), lambda text: plain_faces.get(text, text)))
 
 

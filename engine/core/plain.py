@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 import msgpack
@@ -100,6 +100,53 @@ def from_plain(data: Any) -> Any:
         except (TypeError, ValueError) as exc:
             raise DecodeError(f"bad {tag}: {exc}") from exc
     raise DecodeError(f"{type(data).__name__} is not plain engine data")
+
+
+def map_strings(value: T, table: Mapping[str, str]) -> T:
+    """`value` (an engine value) with every string in `table` made its entry there: what
+    `from_plain` gives of its plain form with each string replaced, built directly. Only what
+    holds a changed string is rebuilt (a state or a view is mostly unchanged by a show or a
+    renaming): walking the plain form was 9 in 10 of a goods-thinking bot's decision in a
+    dealt Sheriff game."""
+
+    get = table.get
+
+    def each(items: Any) -> list[Any]:  # strings and numbers inline: most leaves are
+        return [get(v, v) if type(v) is str else v if type(v) in _ATOMS else walk(v) for v in items]
+
+    def walk(value: Any) -> Any:
+        kind = type(value)
+        if kind is str:
+            return get(value, value)
+        if kind is tuple:
+            items = each(value)
+            return value if all(map(operator.is_, items, value)) else tuple(items)
+        names = _FIELDS.get(kind)
+        if names is not None:
+            old = [getattr(value, name) for name in names]
+            new = each(old)
+            if all(map(operator.is_, new, old)):
+                return value
+            return kind(*new)  # its own __init__, as `from_plain` builds it (Money!'s sorts)
+        if kind in _ATOMS:
+            return value
+        return from_plain(_replaced_plain(to_plain(value), get))  # a list, a set, a map
+
+    return walk(value)
+
+
+_ATOMS = frozenset({int, bool, bytes, type(None)})
+
+
+def _replaced_plain(data: Any, get: Callable[[str, str], str]) -> Any:
+    """Plain data with every string but a tag made `get(s, s)`."""
+    if isinstance(data, str):
+        return get(data, data)
+    if isinstance(data, list):
+        return [_replaced_plain(item, get) for item in data]
+    if isinstance(data, dict):
+        return {k: v if k == TAG else _replaced_plain(v, get) for k, v in data.items()}
+    return data
 
 
 def relabel(value: T, a: str, b: str) -> T:

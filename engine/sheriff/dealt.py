@@ -31,15 +31,17 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from functools import lru_cache
 from typing import Any
 
 from ..core import HIDDEN, InvalidOption, Rng
 from ..core.deck import draw, shuffle_or_stack
 from ..core.hidden import is_token, masked
-from ..core.plain import from_plain, to_plain
+from ..core.plain import fast_maker, map_strings
 from .cards import (
     CARD_GOOD,
     CARD_RANK,
+    GOOD_NAME,
     GOODS,
     HAND_SIZE,
     IS_LEGAL,
@@ -51,10 +53,13 @@ from .cards import (
 )
 from .common import PAY_RANK, counts_named, illegal, put
 from .state import (
+    Consequences,
     PayGoods,
+    SeatView,
     State,
     TableRng,
     Unpack,
+    View,
 )
 
 Draft = dict[str, Any]
@@ -79,7 +84,10 @@ def good(card: str) -> int:
 
 def legal_card(card: str) -> bool:
     """A face-up legal good (a token on a stand is face down: contraband or royal)."""
-    return not is_token(card) and IS_LEGAL[CARD_GOOD[card]]
+    return card in _LEGAL_CARDS
+
+
+_LEGAL_CARDS = frozenset(card for card, i in CARD_GOOD.items() if IS_LEGAL[i])
 
 
 def _without(cards: Cards, gone: Sequence[str]) -> Cards:
@@ -376,26 +384,55 @@ def _own(cards: Cards) -> Cards:
 
 def _stand_faces(stand: Cards) -> tuple[Cards, Cards]:
     """A stand: (its legal goods, face up, listed; the rest, face down: tokens to others)."""
-    return _sorted([c for c in stand if legal_card(c)]), tuple(c for c in stand if not legal_card(c))
+    return _sorted([c for c in stand if c in _LEGAL_CARDS]), tuple([c for c in stand if c not in _LEGAL_CARDS])
 
 
 # ---- a dealt game's cards as goods (its log names goods, as a plain game's does) ---------
 def in_goods(value: Any) -> Any:
     """A view or an action with every card id written as its good id (the plain game's form)."""
-    return from_plain(_goods(to_plain(value)))
+    if type(value) is View:  # a goods-thinking bot reads one every decision: see `_view_in_goods`
+        return _view_in_goods(value)
+    return map_strings(value, GOOD_NAME)
 
 
-def _goods(data: Any, token: str | None = None) -> Any:
-    if isinstance(data, str):
-        i = CARD_GOOD.get(data)
-        if i is not None:
-            return GOODS[i]
-        return token if token is not None and is_token(data) else data
-    if isinstance(data, list):
-        return [_goods(item, token) for item in data]
-    if isinstance(data, dict):
-        return {k: _goods(v, token) for k, v in data.items()}
-    return data
+def _view_in_goods(v: View) -> View:
+    """`in_goods` of a view, field by field: only the fields that name cards are walked (the
+    rest are numbers, phases and conditions), and a seat that looks as it did in an earlier
+    view is not walked again. tests/engine/sheriff/test_dealt_view.py proves it the same as
+    the whole walk on every view of dealt games."""
+    return _new_view.evolve(
+        v, players=tuple(map(_seat_in_goods, v.players)),
+        piles=(_cards_in_goods(v.piles[0]), _cards_in_goods(v.piles[1])),
+        offer=None if v.offer is None else map_strings(v.offer, GOOD_NAME),
+        talk=map_strings(v.talk, GOOD_NAME) if v.talk else (),
+        confiscated=_cards_in_goods(v.confiscated),
+        consequences=_consequences_in_goods(v.consequences),
+    )
+
+
+@lru_cache(maxsize=8192)
+def _cards_in_goods(cards: Cards) -> Cards:
+    """Cards in goods, remembered: a pile or a stand stays the same over many views."""
+    return tuple([GOOD_NAME.get(card, card) for card in cards])
+
+
+@lru_cache(maxsize=4096)
+def _seat_in_goods(p: SeatView) -> SeatView:
+    """A seat of a view in goods, remembered: most seats look the same from view to view."""
+    cards = _cards_in_goods
+    return _new_seat_view(
+        p.seat, p.gold, cards(p.hand), cards(p.set_aside), cards(p.bag), p.declared,
+        cards(p.stand_up), cards(p.stand_down), p.outcome, cards(p.revealed),
+        None if p.inspection is None else map_strings(p.inspection, GOOD_NAME),
+    )
+
+
+@lru_cache(maxsize=1024)
+def _consequences_in_goods(consequences: Consequences | None) -> Consequences | None:
+    return map_strings(consequences, GOOD_NAME)
+
+
+_new_view, _new_seat_view = fast_maker(View), fast_maker(SeatView)
 
 
 def _opened(bag: Cards) -> tuple[str, ...] | None:

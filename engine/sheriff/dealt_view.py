@@ -14,9 +14,9 @@ from typing import Any
 
 from ..core import HIDDEN, ActionSpace, Stream
 from ..core.hidden import is_token
-from ..core.plain import from_plain, to_plain
-from .cards import CARD_GOOD
-from .dealt import _goods, in_goods
+from ..core.plain import map_strings
+from .cards import CARD_GOOD, GOOD_NAME
+from .dealt import in_goods
 from .dealt_legal import _Mapped, _pick
 from .spaces import OrderSpace, SubsetSpace
 from .state import (
@@ -46,7 +46,17 @@ def is_dealt_view(view: View) -> bool:
 def shown_in_goods(view: View) -> View:
     """A dealt view as a screen shows it: `in_goods`, and a card not known at this peer (a
     token) as the hidden card, as the plain game's view shows it."""
-    return from_plain(_goods(to_plain(view), HIDDEN))
+    return map_strings(view, _GOODS_OR_HIDDEN)
+
+
+class _GoodsOrHidden(dict):
+    """GOOD_NAME, and the hidden card for any token (a screen's view: not a hot path)."""
+
+    def get(self, text: str, default: str | None = None) -> str | None:
+        return HIDDEN if is_token(text) else super().get(text, default)
+
+
+_GOODS_OR_HIDDEN = _GoodsOrHidden(GOOD_NAME)
 
 
 def legal_in_goods(actions: Any) -> Any:

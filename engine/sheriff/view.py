@@ -148,9 +148,9 @@ def _seat_views(s: State, seat: int | None, over: bool, z: Any) -> tuple[SeatVie
     args = [(p, p == seat, p == seat or over, s.gold[p], s.hands[p], s.hand_known[p],
              s.aside if p == in_market else empty, s.bags[p], s.declared[p], s.stands[p],
              s.stand_known[p], s.outcomes[p], s.revealed[p]) for p in range(s.n_players)]
-    if z is Counted:  # every zone a tuple of counts: the same seat seen alike is built once
-        return tuple([_counted_seat_view(*one) for one in args])
-    return tuple([_listed_seat_view(z, *one) for one in args])
+    # every zone a tuple (of counts or of cards): the same seat seen alike is built once
+    seat_view = _counted_seat_view if z is Counted else _carded_seat_view
+    return tuple([seat_view(*one) for one in args])
 
 
 @lru_cache(maxsize=8192)
@@ -158,6 +158,12 @@ def _counted_seat_view(*args: Any) -> SeatView:
     """`_listed_seat_view` of a plain game, remembered: most seats are unchanged from one view
     to the next (and a SeatView is immutable, so views may share it)."""
     return _listed_seat_view(Counted, *args)
+
+
+@lru_cache(maxsize=8192)
+def _carded_seat_view(*args: Any) -> SeatView:
+    """`_listed_seat_view` of a dealt game, remembered as `_counted_seat_view` is."""
+    return _listed_seat_view(Carded, *args)
 
 
 def _listed_seat_view(

@@ -94,3 +94,14 @@ def test_the_state_maker_builds_equal_states_both_ways() -> None:
             make.build({**make.draft(state), "trun": turn})
         with pytest.raises((KeyError, TypeError)):
             make.evolve(state, trun=turn)
+
+
+def test_map_strings_renames_each_string_and_rebuilds_only_what_changed() -> None:
+    from engine.core.plain import map_strings
+
+    untouched = Thing("b", ("z",))
+    value = Thing("a", ("x", "y", "x"), (untouched, 3, None, b"x", True, ("x",)))
+    renamed = map_strings(value, {"x": "X", "a": "A"})
+    assert renamed == Thing("A", ("X", "y", "X"), (untouched, 3, None, b"x", True, ("X",)))
+    assert renamed.inner[0] is untouched  # nothing in it changed: the same object
+    assert map_strings(value, {"q": "Q"}) is value
