@@ -392,7 +392,17 @@ def in_goods(value: Any) -> Any:
     """A view or an action with every card id written as its good id (the plain game's form)."""
     if type(value) is View:  # a goods-thinking bot reads one every decision: see `_view_in_goods`
         return _view_in_goods(value)
-    return map_strings(value, GOOD_NAME)
+    try:
+        return _action_in_goods(value)
+    except TypeError:  # not hashable: not an action
+        return map_strings(value, GOOD_NAME)
+
+
+@lru_cache(maxsize=4096)
+def _action_in_goods(action: Any) -> Any:
+    """An action in goods, remembered: a bot reads its legal actions in goods every decision
+    (the same Pass, Accept and draws over and over)."""
+    return map_strings(action, GOOD_NAME)
 
 
 def _view_in_goods(v: View) -> View:
