@@ -253,7 +253,7 @@ def _redeal(d: Draft, seats: Sequence[int]) -> None:
     rng = d["rng"]
     table = type(rng) is TableRng
     stacked = dict(rng.stacked) if table else {}
-    on_tokens = _on_tokens(d)
+    on_tokens = bool(seats) and _on_tokens(d)  # no hand to deal anew: no zone to scan
     redealt = []
     hands = list(d["hands"])
     for p in seats:
