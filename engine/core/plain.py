@@ -152,17 +152,7 @@ def _replaced_plain(data: Any, get: Callable[[str, str], str]) -> Any:
 def relabel(value: T, a: str, b: str) -> T:
     """`value` with every string `a` made `b` and every `b` made `a` (two cards trading places
     in a state whose cards are unique string ids: the test hook `Game.swap_cards`)."""
-
-    def swap(data: Any) -> Any:
-        if isinstance(data, str):
-            return b if data == a else a if data == b else data
-        if isinstance(data, list):
-            return [swap(item) for item in data]
-        if isinstance(data, dict):
-            return {k: v if k == TAG else swap(v) for k, v in data.items()}
-        return data
-
-    return from_plain(swap(to_plain(value)))
+    return map_strings(value, {a: b, b: a})
 
 
 def strings_in(data: Any) -> set[str]:
