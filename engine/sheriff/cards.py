@@ -156,9 +156,10 @@ CARD_GOOD: dict[str, int] = {
 """Card id -> index of its good (every card id of every player count)."""
 
 GOOD_OF: dict[str, int] = {**IDX, **CARD_GOOD}
+"""A good id or a card id -> the index of its good (what a view's cards name, in either kind)."""
+
 GOOD_NAME: dict[str, str] = {card: GOODS[i] for card, i in CARD_GOOD.items()}
 """Each card id's good id (`apple#3` -> `apple`): a dealt game's cards as a plain game names them."""
-"""A good id or a card id -> the index of its good (what a view's cards name, in either kind)."""
 
 CARD_RANK: dict[str, tuple[int, int]] = {
     card: (i, int(card.partition(CARD_SEP)[2])) for card, i in CARD_GOOD.items()

@@ -253,7 +253,7 @@ def _redeal(d: Draft, seats: Sequence[int]) -> None:
     rng = d["rng"]
     table = type(rng) is TableRng
     stacked = dict(rng.stacked) if table else {}
-    on_tokens = bool(seats) and _on_tokens(d)  # no hand to deal anew: no zone to scan
+    on_tokens = _on_tokens(d)
     redealt = []
     hands = list(d["hands"])
     for p in seats:
@@ -413,8 +413,8 @@ def _view_in_goods(v: View) -> View:
     return _new_view.evolve(
         v, players=tuple(map(_seat_in_goods, v.players)),
         piles=(_cards_in_goods(v.piles[0]), _cards_in_goods(v.piles[1])),
-        offer=None if v.offer is None else map_strings(v.offer, GOOD_NAME),
-        talk=map_strings(v.talk, GOOD_NAME) if v.talk else (),
+        # most views have no offer and no talk: no walk begun for nothing
+        offer=v.offer and map_strings(v.offer, GOOD_NAME), talk=v.talk and map_strings(v.talk, GOOD_NAME),
         confiscated=_cards_in_goods(v.confiscated),
         consequences=_consequences_in_goods(v.consequences),
     )
@@ -433,7 +433,7 @@ def _seat_in_goods(p: SeatView) -> SeatView:
     return _new_seat_view(
         p.seat, p.gold, cards(p.hand), cards(p.set_aside), cards(p.bag), p.declared,
         cards(p.stand_up), cards(p.stand_down), p.outcome, cards(p.revealed),
-        None if p.inspection is None else map_strings(p.inspection, GOOD_NAME),
+        p.inspection and map_strings(p.inspection, GOOD_NAME),
     )
 
 

@@ -149,21 +149,7 @@ def _seat_views(s: State, seat: int | None, over: bool, z: Any) -> tuple[SeatVie
              s.aside if p == in_market else empty, s.bags[p], s.declared[p], s.stands[p],
              s.stand_known[p], s.outcomes[p], s.revealed[p]) for p in range(s.n_players)]
     # every zone a tuple (of counts or of cards): the same seat seen alike is built once
-    seat_view = _counted_seat_view if z is Counted else _carded_seat_view
-    return tuple([seat_view(*one) for one in args])
-
-
-@lru_cache(maxsize=8192)
-def _counted_seat_view(*args: Any) -> SeatView:
-    """`_listed_seat_view` of a plain game, remembered: most seats are unchanged from one view
-    to the next (and a SeatView is immutable, so views may share it)."""
-    return _listed_seat_view(Counted, *args)
-
-
-@lru_cache(maxsize=8192)
-def _carded_seat_view(*args: Any) -> SeatView:
-    """`_listed_seat_view` of a dealt game, remembered as `_counted_seat_view` is."""
-    return _listed_seat_view(Carded, *args)
+    return tuple([_remembered_seat_view(z, *one) for one in args])
 
 
 def _listed_seat_view(
@@ -182,3 +168,8 @@ def _listed_seat_view(
         outcome, revealed,
         _inspected(revealed, declared) if revealed else None,
     )
+
+
+_remembered_seat_view = lru_cache(maxsize=16384)(_listed_seat_view)
+"""`_listed_seat_view`, remembered: most seats are unchanged from one view to the next (and a
+SeatView is immutable, so views may share it)."""
