@@ -386,6 +386,45 @@ class TenBot(Bot):
             return action
         return pick_uniform(actions, self.rng)
 
+    # ---- for the hard bot (engine/bots/search.py) ---------------------------------------
+    def shortlist(self, view: View, actions: Sequence[Action] | ActionSpace) -> list[Action]:
+        """What a search may change, best first: claim or draw while a draw can bust; the bids
+        from the lowest to the wild's whole worth, and passing; each market card at its
+        cheapest price, and skipping; the solo wild or not. Empty (the normal bot's move
+        stands) where nothing is at stake that a rollout could show: a draw that risks
+        nothing, a forced draw, the choice of cards to pay with (the cheapest loss). Without
+        it the search sampled the thousands of payments and buys, nearly all poor."""
+        phase = view.phase
+        if phase == CHOOSE and view.deck_size and view.bust_cards:
+            return [action for action in (Draw(), ClaimNumbers(), ClaimCurrency()) if action in actions]
+        if phase == AUCTION:
+            return [action for action in self._bids_worth_trying(view) if action in actions]
+        if phase == SOLO_WILD:
+            return [action for action in (BuyWild(self._cheapest(view, view.price)[1]), DiscardWild())
+                    if action in actions]
+        if phase in (BUY, FINAL_BUY):
+            return [action for _, action in sorted(self._buys(view), key=lambda na: -na[0])]
+        return []
+
+    def _bids_worth_trying(self, view: View) -> list[Action]:
+        me = self._mine(view)
+        low = view.auction.high_bid + 1
+        means = min(me.currency + 3 * me.busts, me.power)
+        worth = min(int(self._gain(view, [view.auction.wild]) / TOKEN_POINTS), means)
+        return [Pass(), *(Bid(amount) for amount in sorted({low, (low + worth) // 2, worth}) if amount >= low)]
+
+    def _buys(self, view: View) -> list[tuple[float, Action]]:
+        """(what it adds less what it costs, the buy) for one card of each type on sale, and
+        (0, skip)."""
+        out: list[tuple[float, Action]] = [(0.0, Skip())]
+        seen: set[str] = set()
+        for card in view.buyable:
+            if TYPE_OF[card] not in seen:
+                seen.add(TYPE_OF[card])
+                cost, payment = self._cheapest(view, NUMBER_VALUE[card])
+                out.append((self._gain(view, [card]) - cost, Buy(card, payment)))
+        return out
+
     # ---- helpers --------------------------------------------------------------------------
     def _mine(self, view: View):
         return view.players[self.seat]

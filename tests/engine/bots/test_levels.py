@@ -201,6 +201,43 @@ def test_money_hard_bot_searches_the_bids_its_normal_bot_ranks_not_random_ones()
     assert checked >= 3
 
 
+def test_ten_hard_bot_searches_claims_bids_and_buys_but_not_safe_draws_or_payments() -> None:
+    """Ten's legal payments and buys number in the hundreds; the hard bot's candidates are the
+    normal bot's move and, where a rollout can show a difference, its rivals: claim or draw
+    while a draw can bust, passing or bidding up to the wild's worth, each card type at its
+    cheapest price or skipping. A draw that cannot bust, a forced draw and the cards a payment
+    gives up stay the normal bot's (one candidate: no rollout is played)."""
+    from engine.ten.cards import NUMBER_VALUE
+    from engine.ten.state import Buy, ClaimCurrency, ClaimNumbers, Draw, Skip
+
+    game = get_game("ten")
+    bots = {seat: level_bot(game, seat, "hard", b"ten-shortlist") for seat in range(3)}
+    seen = set()
+    for state in states_on_the_way(game, 3, b"ten-shortlist", every=1, limit=400):
+        for seat in sorted(game.active(state)):
+            bot, view, actions = bots[seat], game.view(state, seat), game.legal_actions(state, seat)
+            first = bot.normal.choose(view, actions)
+            candidates = bot._candidates(view, first, actions, Stream(b"any"))
+            assert candidates[0] == first and all(c in actions for c in candidates)
+            ranked = bot.normal.shortlist(view, actions)
+            if view.phase == "choose" and view.deck_size and not view.bust_cards:
+                assert candidates == [first] == [Draw()]
+                seen.add("safe draw")
+            elif view.phase == "choose" and view.deck_size:
+                assert {Draw(), ClaimNumbers(), ClaimCurrency()} >= set(candidates) >= {Draw(), ClaimNumbers()}
+                seen.add("risky draw")
+            elif view.phase in ("pay", "draw"):
+                assert candidates == [first]
+                seen.add(view.phase)
+            elif view.phase == "buy" and view.buyable:
+                nets = [bot.normal._gain(view, [a.card]) - bot.normal._cheapest(view, NUMBER_VALUE[a.card])[0]
+                        if isinstance(a, Buy) else 0.0 for a in ranked]
+                assert Skip() in ranked and nets == sorted(nets, reverse=True)
+                assert len({a.card for a in ranked if isinstance(a, Buy)}) == len(ranked) - 1
+                seen.add("buy")
+    assert {"safe draw", "risky draw", "pay", "buy"} <= seen
+
+
 def test_sheriff_hard_bot_searches_bags_and_bribes_but_not_the_sheriffs_judgement() -> None:
     """A merchant's candidates are its normal bot's bags, best valued first, and bribes it can
     pay; as the Sheriff the hard bot keeps its normal bot's choice (a sampled closed bag is
