@@ -12,7 +12,7 @@ from ..core.hidden import is_token
 from .cards import (
     ASIDE_MAX,
     BAG_MAX,
-    GOODS,
+    GOOD_NAME,
     IS_LEGAL,
     NG,
 )
@@ -53,12 +53,17 @@ from .state import (
 # ---- legal actions (on the seat's own knowledge: its own cards are faces) ------------------
 def _pick(zone: Cards, goods: Sequence[str], first: Cards = ()) -> Cards:
     """Cards of `zone` for a list of goods: `first` ones (identified) before the others."""
-    free = [c for c in first if c in zone] + [c for c in zone if c not in first]
+    if not goods:
+        return ()
+    free = [c for c in first if c in zone] + [c for c in zone if c not in first] if first else list(zone)
     out = []
     for g in goods:
-        card = next(c for c in free if GOODS[good(c)] == g)
-        free.remove(card)
-        out.append(card)
+        for k, card in enumerate(free):
+            if GOOD_NAME[card] == g:
+                out.append(free.pop(k))
+                break
+        else:
+            raise StopIteration(g)  # a good the zone lacks (dealt_view.play_in_goods catches it)
     return tuple(out)
 
 
