@@ -1,12 +1,12 @@
 """Normal bots' speed against random bots' (issue 22 item 6: a normal bot keeps at least a third
 of its game's random-bot games/s), with the frozen reference bot timed in the same run.
 
-Usage: .venv/bin/python bench/bot_speed.py [--games N] [--game sheriff|seven_wonders ...]
+Usage: .venv/bin/python bench/bot_speed.py [--games N] [--game money|ten|sheriff|seven_wonders ...]
 
 For each game and player count: complete seeded games with every seat a random bot, every seat
-the reference bot (the normal bot as it was before its speed-up, kept in tests/engine/<game>/
-bot_reference.py; it decides identically, test_bot_reference.py proves it) and every seat
-today's normal bot. The loop is `gamenight selfplay`'s (engine/bots/selfplay.py): a view is
+the reference bot where the game keeps one (the normal bot as it was before its speed-up, in
+tests/engine/<game>/bot_reference.py, Ten's bot_before.py; it decides identically,
+test_bot_reference.py proves it) and every seat today's normal bot. The loop is `gamenight selfplay`'s (engine/bots/selfplay.py): a view is
 built only for a bot that reads one (random bots read none), every action goes through `apply`.
 Rounds interleave the three kinds, in turn forwards and backwards, so a change in the machine's
 load hits all of them alike; the figure is games per CPU second of this process (the machine
@@ -30,10 +30,12 @@ from engine.core import Game, Stream, seed_bytes  # noqa: E402
 from engine.registry import get_game  # noqa: E402
 from tests.engine.seven_wonders.bot_reference import SevenWondersBotReference  # noqa: E402
 from tests.engine.sheriff.bot_reference import SheriffBotReference  # noqa: E402
+from tests.engine.ten.bot_before import TenBotBefore  # noqa: E402
 
 MakeBot = Callable[[Game, int, Stream], Bot]
-TABLES = {"sheriff": (4, 3, 5), "seven_wonders": (3, 7)}
-REFERENCE: dict[str, MakeBot] = {"sheriff": SheriffBotReference, "seven_wonders": SevenWondersBotReference}
+TABLES = {"sheriff": (4, 3, 5), "seven_wonders": (3, 7), "ten": (3, 2, 5), "money": (4, 3, 5)}
+REFERENCE: dict[str, MakeBot] = {"sheriff": SheriffBotReference, "seven_wonders": SevenWondersBotReference,
+                                 "ten": TenBotBefore}
 ROUNDS = 4
 
 
@@ -57,9 +59,10 @@ def play(game: Game, n_players: int, label: str, make: MakeBot) -> None:
 
 
 def kinds(game_id: str) -> dict[str, MakeBot]:
+    reference = {"reference": REFERENCE[game_id]} if game_id in REFERENCE else {}
     return {
         "random": lambda g, seat, rng: make_bot(g, seat, "random", rng),
-        "reference": REFERENCE[game_id],
+        **reference,
         "now": lambda g, seat, rng: make_bot(g, seat, "normal", rng),
     }
 
@@ -91,10 +94,13 @@ def main() -> None:
     for game_id in args.game or sorted(TABLES, reverse=True):
         for n in TABLES[game_id]:
             rate = speeds(game_id, n, args.games)
-            print(f"{game_id:14} {n}p  games/s: random {rate['random']:6.1f}, reference bot "
-                  f"{rate['reference']:6.1f} ({rate['reference'] / rate['random']:.2f} of random), "
-                  f"normal bot now {rate['now']:6.1f} ({rate['now'] / rate['random']:.2f} of random; "
-                  f"{rate['now'] / rate['reference']:.2f}x the reference)", flush=True)
+            reference = then = ""
+            if "reference" in rate:
+                reference = (f", reference bot {rate['reference']:6.1f} "
+                             f"({rate['reference'] / rate['random']:.2f} of random)")
+                then = f"; {rate['now'] / rate['reference']:.2f}x the reference"
+            print(f"{game_id:14} {n}p  games/s: random {rate['random']:6.1f}{reference}, normal bot now "
+                  f"{rate['now']:6.1f} ({rate['now'] / rate['random']:.2f} of random{then})", flush=True)
 
 
 if __name__ == "__main__":

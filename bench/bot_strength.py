@@ -85,7 +85,13 @@ def match(game_id: str, strong: str, weak: str, games: int, rollouts: int, worst
     jobs = [(game_id, strong, weak, i, rollouts) for i in range(games)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
-            outcomes = list(pool.map(one_game, *zip(*jobs, strict=True), chunksize=4))
+            outcomes = []
+            for outcome in pool.map(one_game, *zip(*jobs, strict=True), chunksize=4):
+                outcomes.append(outcome)
+                if len(outcomes) % 100 == 0 and len(outcomes) < games:  # a long match's progress
+                    so_far = sum(won for won, _ in outcomes) / len(outcomes)
+                    print(f"  {game_id} after {len(outcomes)} games: {100 * so_far:.1f} %",
+                          file=sys.stderr, flush=True)
     else:
         outcomes = [one_game(*job) for job in jobs]
     share = sum(won for won, _ in outcomes)
