@@ -55,7 +55,7 @@ def play(game: Game, n_players: int, label: str, make: MakeBot) -> None:
             view = game.view(state, seat) if bot.wants_view else None
             chosen[seat] = bot.choose(view, game._legal_actions(state, seat))
         state = game.apply(state, chosen)
-    assert game.is_over(state), label
+    assert game.is_over(state) or game.stalemate(state), label  # random Money! games can stall
 
 
 def kinds(game_id: str) -> dict[str, MakeBot]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from ..core import (
     Seat,
 )
@@ -55,8 +57,10 @@ def _outcome(split: frozenset[int], event: Event) -> str:
     return "kept"
 
 
+@lru_cache(maxsize=256)
 def _round_bids(history: tuple[Event, ...]) -> tuple[tuple[BidView, ...], tuple[BidView, ...]]:
-    """(the resolved bids in the order they acted, the withdrawn bids) of one round's log."""
+    """(the resolved bids in the order they acted, the withdrawn bids) of one round's log
+    (remembered, as `_history_lines`: every view of a round reads the last round's again)."""
     split = _split_owners(history)
     resolved = []
     withdrawn: tuple[BidView, ...] = ()
@@ -77,8 +81,9 @@ def _bid_view(bid: PendingBid, status: str, outcome: str = "",
                    status, outcome, target)
 
 
-def _history_lines(history: tuple[Event, ...]) -> list[str]:
-    """One round's log worded for players."""
+@lru_cache(maxsize=256)
+def _history_lines(history: tuple[Event, ...]) -> tuple[str, ...]:
+    """One round's log worded for players (remembered: a round's views repeat it)."""
     split = _split_owners(history)
     lines = []
     for event in history:
@@ -102,7 +107,7 @@ def _history_lines(history: tuple[Event, ...]) -> list[str]:
                          f"side {SIDE_NAMES[1]} +{dealt2}; {left} left in the deck")
         else:
             lines.append(_FIXED_LINES[kind])
-    return lines
+    return tuple(lines)
 
 
 def _reveal_lines(event: Event) -> list[str]:
@@ -146,7 +151,7 @@ def make_view(state: MoneyState, seat: Seat | None) -> MoneyView:
         tuple(map(len, state.hands)), state.market, len(state.deck), state.phase,
         state.round_no, state.final_round, resolved + shown + withdrawn,
         (pending[0].owner, pending[0].slot) if pending else None, to_act,
-        tuple(_history_lines(state.last_history) + _history_lines(state.history)),
+        _history_lines(state.last_history) + _history_lines(state.history),
         last_resolved + last_withdrawn,
         state.hands if over else None,
     )
