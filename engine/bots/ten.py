@@ -20,7 +20,7 @@ from functools import lru_cache
 from itertools import accumulate
 
 from ..core import Action, ActionSpace, pick_uniform
-from ..ten.cards import CELL, NUMBER_VALUE, TOKEN_CAP, TYPE_OF, wild_uses
+from ..ten.cards import CELL, MIN_BID, NUMBER_VALUE, TOKEN_CAP, TYPE_OF, wild_uses
 from ..ten.ceilings import ceiling_with, ceiling_without_shared, number_gain_ceiling
 from ..ten.payment import payment_shapes
 from ..ten.scoring import (
@@ -408,7 +408,7 @@ class TenBot(Bot):
 
     def _bids_worth_trying(self, view: View) -> list[Action]:
         me = self._mine(view)
-        low = view.auction.high_bid + 1
+        low = max(MIN_BID, view.auction.high_bid + 1)  # the lowest bid the rules allow now
         means = min(me.currency + 3 * me.busts, me.power)
         worth = min(int(self._gain(view, [view.auction.wild]) / TOKEN_POINTS), means)
         return [Pass(), *(Bid(amount) for amount in sorted({low, (low + worth) // 2, worth}) if amount >= low)]

@@ -45,6 +45,19 @@ def states_on_the_way(game, n: int, seed: bytes, every: int = 7, limit: int = 60
                                    for s in sorted(active)})
 
 
+def hard_decisions(game, bots: dict, seed: bytes, limit: int):
+    """(hard bot, view, actions, its candidates) at every decision of a normal-bot game, with
+    `bots` (seat -> hard bot) asked; each candidate list is checked: the normal bot's move
+    first, then only legal actions."""
+    for state in states_on_the_way(game, len(bots), seed, every=1, limit=limit):
+        for seat in sorted(game.active(state)):
+            bot, view, actions = bots[seat], game.view(state, seat), game.legal_actions(state, seat)
+            first = bot.normal.choose(view, actions)
+            candidates = bot._candidates(view, first, actions, Stream(b"any"))
+            assert candidates[0] == first and all(c in actions for c in candidates)
+            yield bot, view, actions, candidates
+
+
 def twin(game, state, seat: int):
     """A different state that gives `seat` the same view (two cards it cannot see swapped)."""
     secret = sorted(game.secret_from(state, seat))
@@ -208,34 +221,34 @@ def test_ten_hard_bot_searches_claims_bids_and_buys_but_not_safe_draws_or_paymen
     cheapest price or skipping. A draw that cannot bust, a forced draw and the cards a payment
     gives up stay the normal bot's (one candidate: no rollout is played)."""
     from engine.ten.cards import NUMBER_VALUE
-    from engine.ten.state import Buy, ClaimCurrency, ClaimNumbers, Draw, Skip
+    from engine.ten.state import Bid, Buy, ClaimCurrency, ClaimNumbers, Draw, Pass, Skip
 
     game = get_game("ten")
     bots = {seat: level_bot(game, seat, "hard", b"ten-shortlist") for seat in range(3)}
     seen = set()
-    for state in states_on_the_way(game, 3, b"ten-shortlist", every=1, limit=400):
-        for seat in sorted(game.active(state)):
-            bot, view, actions = bots[seat], game.view(state, seat), game.legal_actions(state, seat)
-            first = bot.normal.choose(view, actions)
-            candidates = bot._candidates(view, first, actions, Stream(b"any"))
-            assert candidates[0] == first and all(c in actions for c in candidates)
-            ranked = bot.normal.shortlist(view, actions)
-            if view.phase == "choose" and view.deck_size and not view.bust_cards:
-                assert candidates == [first] == [Draw()]
-                seen.add("safe draw")
-            elif view.phase == "choose" and view.deck_size:
-                assert {Draw(), ClaimNumbers(), ClaimCurrency()} >= set(candidates) >= {Draw(), ClaimNumbers()}
-                seen.add("risky draw")
-            elif view.phase in ("pay", "draw"):
-                assert candidates == [first]
-                seen.add(view.phase)
-            elif view.phase == "buy" and view.buyable:
-                nets = [bot.normal._gain(view, [a.card]) - bot.normal._cheapest(view, NUMBER_VALUE[a.card])[0]
-                        if isinstance(a, Buy) else 0.0 for a in ranked]
-                assert Skip() in ranked and nets == sorted(nets, reverse=True)
-                assert len({a.card for a in ranked if isinstance(a, Buy)}) == len(ranked) - 1
-                seen.add("buy")
-    assert {"safe draw", "risky draw", "pay", "buy"} <= seen
+    for bot, view, actions, candidates in hard_decisions(game, bots, b"ten-shortlist", 400):
+        ranked = bot.normal.shortlist(view, actions)
+        if view.phase == "choose" and view.deck_size and not view.bust_cards:
+            assert candidates == [Draw()]
+            seen.add("safe draw")
+        elif view.phase == "choose" and view.deck_size:
+            assert {Draw(), ClaimNumbers(), ClaimCurrency()} >= set(candidates) >= {Draw(), ClaimNumbers()}
+            seen.add("risky draw")
+        elif view.phase in ("pay", "draw"):
+            assert len(candidates) == 1
+            seen.add(view.phase)
+        elif view.phase == "auction":
+            bids = sorted(a.amount for a in candidates if isinstance(a, Bid))
+            assert Pass() in candidates and all(isinstance(a, Bid | Pass) for a in candidates)
+            assert not bids or bids[0] == min(a.amount for a in actions if isinstance(a, Bid))
+            seen.add("auction")
+        elif view.phase == "buy" and view.buyable:
+            nets = [bot.normal._gain(view, [a.card]) - bot.normal._cheapest(view, NUMBER_VALUE[a.card])[0]
+                    if isinstance(a, Buy) else 0.0 for a in ranked]
+            assert Skip() in ranked and nets == sorted(nets, reverse=True)
+            assert len({a.card for a in ranked if isinstance(a, Buy)}) == len(ranked) - 1
+            seen.add("buy")
+    assert {"safe draw", "risky draw", "pay", "auction", "buy"} <= seen
 
 
 def test_sheriff_hard_bot_searches_bags_and_bribes_but_not_the_sheriffs_judgement() -> None:
@@ -248,26 +261,21 @@ def test_sheriff_hard_bot_searches_bags_and_bribes_but_not_the_sheriffs_judgemen
     game = get_game("sheriff")
     bots = {seat: level_bot(game, seat, "hard", b"sheriff-shortlist") for seat in range(4)}
     seen = set()
-    for state in states_on_the_way(game, 4, b"sheriff-shortlist", every=1, limit=120):
-        for seat in sorted(game.active(state)):
-            bot, view, actions = bots[seat], game.view(state, seat), game.legal_actions(state, seat)
-            first = bot.normal.choose(view, actions)
-            candidates = bot._candidates(view, first, actions, Stream(b"any"))
-            assert candidates[0] == first and all(c in actions for c in candidates)
-            if view.phase == "inspect" and seat == view.sheriff:
-                assert candidates == [first]
-                seen.add("sheriff")
-            elif view.phase == "load":
-                ranked = bot.normal.shortlist(view, actions)
-                worth = {tuple(sorted(bag)): ev
-                         for ev, bag in bot.normal.bag_choices(view, view.players[seat].hand)}
-                values = [worth[tuple(sorted(c.cards))] for c in ranked]
-                assert len(ranked) > 1 and values == sorted(values, reverse=True)
-                assert len(candidates) == min(6, len(set(ranked) | {first}))
-                seen.add("load")
-            elif view.phase == "inspect" and view.step == "offer":
-                assert all(isinstance(c, Offer | NoOffer) for c in candidates) and len(candidates) > 1
-                seen.add("offer")
+    for bot, view, actions, candidates in hard_decisions(game, bots, b"sheriff-shortlist", 120):
+        if view.phase == "inspect" and view.seat == view.sheriff:
+            assert len(candidates) == 1
+            seen.add("sheriff")
+        elif view.phase == "load":
+            ranked = bot.normal.shortlist(view, actions)
+            worth = {tuple(sorted(bag)): ev
+                     for ev, bag in bot.normal.bag_choices(view, view.players[view.seat].hand)}
+            values = [worth[tuple(sorted(c.cards))] for c in ranked]
+            assert len(ranked) > 1 and values == sorted(values, reverse=True)
+            assert len(candidates) == min(6, len(set(ranked) | {candidates[0]}))
+            seen.add("load")
+        elif view.phase == "inspect" and view.step == "offer":
+            assert all(isinstance(c, Offer | NoOffer) for c in candidates) and len(candidates) > 1
+            seen.add("offer")
     assert seen == {"sheriff", "load", "offer"}
     rollout_bot = make_bot(game, 1, "normal", Stream(b"rollout"))
     bots[0].normal.share_memory(rollout_bot)
