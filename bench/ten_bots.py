@@ -20,6 +20,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine.bots.ten as ten_bot  # noqa: E402
+import engine.bots.ten_values  # noqa: E402
 import engine.ten.payment  # noqa: E402
 import engine.ten.scoring  # noqa: E402
 import engine.ten.view  # noqa: E402
@@ -29,7 +30,7 @@ from engine.ten import GAME  # noqa: E402
 from tests.engine.ten.bot_before import TenBotBefore  # noqa: E402
 from tests.engine.ten.scoring_before import best_total_before  # noqa: E402
 
-CACHED_MODULES = (ten_bot, engine.ten.scoring, engine.ten.view, engine.ten.payment)
+CACHED_MODULES = (engine.bots.ten_values, engine.ten.scoring, engine.ten.view, engine.ten.payment)
 
 
 def win_rate(n_games: int) -> None:

@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 import engine.bots.ten as ten_bot
+import engine.bots.ten_values as ten_values
 from engine.bots import make_bot, play_game
 from engine.core import Stream
 from engine.ten import GAME
@@ -99,7 +100,7 @@ def test_the_lazy_losses_are_the_sorted_losses_of_every_card() -> None:
     for held in collections:
         base = value(held)
         expected = sorted((base - value(held[:i] + held[i + 1:]), card) for i, card in enumerate(held))
-        assert ten_bot._Losses(held).smallest(len(held)) == expected
+        assert ten_values._Losses(held).smallest(len(held)) == expected
 
 
 def test_the_gain_floors_and_ceilings_hold_the_gains() -> None:
@@ -114,11 +115,11 @@ def test_the_gain_floors_and_ceilings_hold_the_gains() -> None:
     for _ in range(3000):
         held = tuple(rng.sample(numbers, rng.randrange(14)) + rng.sample(wilds, rng.randrange(5)))
         wild = rng.choice([w for w in wilds if w not in held])
-        gain = ten_bot._value(held + (wild,)) - ten_bot._value(held)
-        assert ten_bot.gain_floor(held, (wild,)) - 1e-9 <= gain <= ten_bot.wild_gain_ceiling(held, wild) + 1e-9
+        gain = ten_values._value(held + (wild,)) - ten_values._value(held)
+        assert ten_values.gain_floor(held, (wild,)) - 1e-9 <= gain <= ten_values.wild_gain_ceiling(held, wild) + 1e-9
         added = tuple(rng.sample([c for c in numbers if c not in held], rng.randrange(1, 4)))
-        gain = ten_bot._value(held + added) - ten_bot._value(held)
-        assert ten_bot.gain_floor(held, added) - 1e-9 <= gain <= ten_bot.gain_ceiling(held, added) + 1e-9
+        gain = ten_values._value(held + added) - ten_values._value(held)
+        assert ten_values.gain_floor(held, added) - 1e-9 <= gain <= ten_values.gain_ceiling(held, added) + 1e-9
 
 
 def test_the_gains_without_a_search_are_the_gains_float_for_float() -> None:
@@ -136,4 +137,4 @@ def test_the_gains_without_a_search_are_the_gains_float_for_float() -> None:
             added = (rng.choice([w for w in wilds if w not in held]),)
         else:
             added = tuple(rng.sample([c for c in numbers if c not in held], rng.randrange(4)))
-        assert ten_bot.gain(held, added) == ten_bot._value(held + added) - ten_bot._value(held)
+        assert ten_values.gain(held, added) == ten_values._value(held + added) - ten_values._value(held)
