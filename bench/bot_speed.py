@@ -6,8 +6,9 @@ Usage: .venv/bin/python bench/bot_speed.py [--games N] [--game money|ten|sheriff
 For each game and player count: complete seeded games with every seat a random bot, every seat
 the reference bot where the game keeps one (the normal bot as it was before its speed-up, in
 tests/engine/<game>/bot_reference.py, Ten's bot_before.py; it decides identically,
-test_bot_reference.py proves it) and every seat today's normal bot. The loop is `gamenight selfplay`'s (engine/bots/selfplay.py): a view is
-built only for a bot that reads one (random bots read none), every action goes through `apply`.
+test_bot_reference.py proves it) and every seat today's normal bot. The loop is `gamenight
+selfplay`'s (engine/bots/selfplay.py): a view is built only for a bot that reads one (random
+bots read none), every action goes through `apply`.
 Rounds interleave the three kinds, in turn forwards and backwards, so a change in the machine's
 load hits all of them alike; the figure is games per CPU second of this process (the machine
 is shared).
