@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any, TypeVar
 
-from .plain import TAG, from_plain, map_strings, to_plain
+from .plain import from_plain, map_plain_strings, map_strings, to_plain
 
 T = TypeVar("T")
 
@@ -58,16 +58,6 @@ def is_masked(cards: object, size: int) -> bool:
     return len(set(cards)) == size and len({parse_token(c)[0] for c in cards}) <= 1
 
 
-def _walk(data: Any, visit) -> Any:
-    if isinstance(data, str):
-        return visit(data)
-    if isinstance(data, list):
-        return [_walk(item, visit) for item in data]
-    if isinstance(data, dict):
-        return {k: v if k == TAG else _walk(v, visit) for k, v in data.items()}
-    return data
-
-
 def tokens_in(value: Any) -> frozenset[str]:
     """Every token in an engine value (a state, a view, an action)."""
     found: set[str] = set()
@@ -77,7 +67,7 @@ def tokens_in(value: Any) -> frozenset[str]:
             found.add(text)
         return text
 
-    _walk(to_plain(value), collect)
+    map_plain_strings(to_plain(value), collect)
     return frozenset(found)
 
 
@@ -89,7 +79,7 @@ def reveal(value: T, faces: Mapping[str, Any]) -> T:
     if all(type(face) is str for face in faces.values()):  # card ids: the direct walk
         return map_strings(value, faces)
     plain_faces = {t: to_plain(face) for t, face in faces.items()}  # faces of any kind: the long way
-    return from_plain(_walk(to_plain(value), lambda text: plain_faces.get(text, text)))
+    return from_plain(map_plain_strings(to_plain(value), lambda text: plain_faces.get(text, text)))
 
 
 def mask(value: T, faces: Mapping[str, Any]) -> T:
@@ -109,7 +99,7 @@ def mask(value: T, faces: Mapping[str, Any]) -> T:
         tokens = free.get(text)
         return tokens.pop(0) if tokens else text
 
-    return from_plain(_walk(to_plain(value), hide))
+    return from_plain(map_plain_strings(to_plain(value), hide))
 
 
 def faces_of(cards: Iterable[Any]) -> tuple[Any, ...]:

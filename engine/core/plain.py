@@ -130,7 +130,8 @@ def map_strings(value: T, table: Mapping[str, str]) -> T:
             return kind(*new)  # its own __init__, as `from_plain` builds it (Money!'s sorts)
         if kind in _ATOMS:
             return value
-        return from_plain(_replaced_plain(to_plain(value), get))  # a list, a set, a map
+        # a list, a set, a map: through its plain form
+        return from_plain(map_plain_strings(to_plain(value), lambda text: get(text, text)))
 
     return walk(value)
 
@@ -138,14 +139,14 @@ def map_strings(value: T, table: Mapping[str, str]) -> T:
 _ATOMS = frozenset({int, bool, bytes, type(None)})
 
 
-def _replaced_plain(data: Any, get: Callable[[str, str], str]) -> Any:
-    """Plain data with every string but a tag made `get(s, s)`."""
+def map_plain_strings(data: Any, visit: Callable[[str], Any]) -> Any:
+    """Plain data with every string but a tag made `visit(s)` (map keys are left alone)."""
     if isinstance(data, str):
-        return get(data, data)
+        return visit(data)
     if isinstance(data, list):
-        return [_replaced_plain(item, get) for item in data]
+        return [map_plain_strings(item, visit) for item in data]
     if isinstance(data, dict):
-        return {k: v if k == TAG else _replaced_plain(v, get) for k, v in data.items()}
+        return {k: v if k == TAG else map_plain_strings(v, visit) for k, v in data.items()}
     return data
 
 

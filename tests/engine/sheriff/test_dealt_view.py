@@ -15,25 +15,22 @@ from engine.bots.registry import make_bot
 from engine.core import HIDDEN, Stream, from_plain, to_plain
 from engine.core.dealer import HiddenPlay, checked_bot_game
 from engine.core.hidden import is_token
+from engine.core.plain import map_plain_strings, strings_in
 from engine.sheriff import GAME
 from engine.sheriff.cards import GOOD_NAME
 from engine.sheriff.dealt import in_goods
 from engine.sheriff.dealt_view import shown_in_goods
 
 
-def _renamed(data: Any, tokens_hidden: bool) -> Any:
-    """Plain data with every card id its good id (and every token HIDDEN, if asked)."""
-    if isinstance(data, str):
-        return HIDDEN if tokens_hidden and is_token(data) else GOOD_NAME.get(data, data)
-    if isinstance(data, list):
-        return [_renamed(item, tokens_hidden) for item in data]
-    if isinstance(data, dict):
-        return {k: _renamed(v, tokens_hidden) for k, v in data.items()}
-    return data
-
-
 def _walked(value: Any, tokens_hidden: bool = False) -> Any:
-    return from_plain(_renamed(to_plain(value), tokens_hidden))
+    """The whole walk: every string of the plain form renamed (a token HIDDEN, if asked)."""
+
+    def rename(text: str) -> str:
+        if tokens_hidden and is_token(text):
+            return HIDDEN
+        return GOOD_NAME.get(text, text)
+
+    return from_plain(map_plain_strings(to_plain(value), rename))
 
 
 @pytest.mark.parametrize(("players", "bots"), [(3, "normal"), (4, "normal"), (5, "normal"), (4, "random")])
@@ -47,7 +44,7 @@ def test_a_dealt_view_in_goods_is_every_card_id_read_as_its_good(players: int, b
             assert in_goods(view) == _walked(view)
             assert shown_in_goods(view) == _walked(view, tokens_hidden=True)
             seen["views"] += 1
-            seen["card ids"] += any(s in GOOD_NAME for s in _strings(to_plain(view)))
+            seen["card ids"] += any(s in GOOD_NAME for s in strings_in(to_plain(view)))
 
     seed = f"goods-{players}-{bots}".encode()
     root = Stream(seed)
@@ -73,13 +70,3 @@ def test_actions_in_goods_name_goods_and_keep_the_rest() -> None:
     assert shown_in_goods(waiting).players[0].hand[0] == HIDDEN
     assert shown_in_goods(waiting) == _walked(waiting, tokens_hidden=True)
 
-
-def _strings(data: Any):
-    if isinstance(data, str):
-        yield data
-    elif isinstance(data, list):
-        for item in data:
-            yield from _strings(item)
-    elif isinstance(data, dict):
-        for item in data.values():
-            yield from _strings(item)
