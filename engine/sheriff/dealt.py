@@ -252,8 +252,10 @@ def _redeal(d: Draft, seats: Sequence[int]) -> None:
     cards stay identified in the views until a card leaves the hand (§6)."""
     rng = d["rng"]
     table = type(rng) is TableRng
+    if not seats and not (table and rng.redealt):
+        return  # nothing to deal anew nor to forget (most loads: a scan of every zone saved)
     stacked = dict(rng.stacked) if table else {}
-    on_tokens = _on_tokens(d)
+    on_tokens = bool(seats) and _on_tokens(d)
     redealt = []
     hands = list(d["hands"])
     for p in seats:
@@ -278,19 +280,26 @@ def _redeal(d: Draft, seats: Sequence[int]) -> None:
 # ---- the checks of a dealt game (checks.py is written on them) ---------------------------
 def _named(seat: int, what: str, cards: Any, zone: Cards) -> Cards:
     """An action's cards: a tuple of distinct cards of `zone` (ids or tokens)."""
-    if not isinstance(cards, tuple) or not all(type(c) is str for c in cards):
+    # plain loops and one set: every set-aside, load, discard, offer and unpack comes here
+    if not isinstance(cards, tuple):
         raise illegal(seat, what, "the cards must be a tuple of card ids")
-    if len(set(cards)) != len(cards):
+    for card in cards:
+        if type(card) is not str:
+            raise illegal(seat, what, "the cards must be a tuple of card ids")
+    named = set(cards)
+    if len(named) != len(cards):
         raise illegal(seat, what, "a card is named twice")
-    if not set(cards) <= set(zone):
+    if not named.issubset(zone):
         raise illegal(seat, what, "they are not all there")
     return cards
 
 
 def _faces(seat: int, what: str, cards: Cards) -> None:
-    """Cards the rules read must have been shown (`needs`); a token here is a broken table."""
-    if any(is_token(c) or c not in CARD_GOOD for c in cards):
-        raise illegal(seat, what, "those cards were not shown to the table")
+    """Cards the rules read must have been shown (`needs`); a token here is a broken table
+    (a token is never a card id, so one look-up tells both)."""
+    for card in cards:
+        if card not in CARD_GOOD:
+            raise illegal(seat, what, "those cards were not shown to the table")
 
 
 def _identified_first(seat: int, what: str, named: Cards, known: Cards) -> None:
@@ -340,7 +349,7 @@ def _check_unpack(s: State, seat: int, a: Any) -> None:
         raise illegal(seat, what, "only legal goods go face up")
     # what the table cannot check (the faces of the rest) the owner's own state does:
     # its legal actions hand over every claimed good it has and show every legal one
-    rest = [c for c in bag if c not in delivered and c not in face_up and not is_token(c)]
+    rest = [c for c in bag if c in CARD_GOOD and c not in delivered and c not in face_up]  # faces only
     if any(claim[good(c)] > 0 or IS_LEGAL[good(c)] for c in rest):
         raise illegal(seat, what, "hand over every claimed good the bag holds, show every legal good")
 
