@@ -2,12 +2,16 @@
 
 Usage: .venv/bin/python bench/bot_strength.py [--games N] [--rollouts R] [--game ID ...]
                                              [--match hard:normal ...] [--workers W]
+                                             [--bot-time S]
 
 For each game (Money! 4p, Ten 3p, 7 Wonders 3p, Sheriff 4p) and each match "A:B", game i puts
 one A bot at seat i % n and B bots elsewhere; the A seat's win share (a shared win counts
 1/k) is printed against the fair share 1/n. Hard bots search with a node budget of R rollouts
-per decision (reproducible; the 1 s time budget of real play is not used here). Also printed
-in the same run: the worst decision time per level, and random-bot vs normal-bot games/s.
+per decision (reproducible; the 1 s time budget of real play is not used here), or with
+`--bot-time S` as real play does: S seconds a decision on the clock (`net/bot_time.py`), the
+node budget lifted, so the worst hard decision shows how closely the search keeps to its
+budget. Also printed in the same run: the worst decision time per level, and random-bot vs
+normal-bot games/s.
 Targets (issue 22): hard vs normal >= 1.6x fair share (4p Money! 40 %, 3p Ten/7 Wonders 53 %),
 normal beats easy, easy beats random.
 """
@@ -25,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from engine.bots import make_bot  # noqa: E402
 from engine.core import Stream  # noqa: E402
 from engine.registry import get_game  # noqa: E402
+from net.bot_time import give_time  # noqa: E402
 
 TABLES = {"money": 4, "ten": 3, "seven_wonders": 3, "sheriff": 4}
 MATCHES = ("hard:normal", "normal:easy", "easy:random")
@@ -46,13 +51,20 @@ class Timed:
         return action
 
 
-def play(game, n: int, kinds: list[str], seed: str, rollouts: int, worst: dict[str, float]):
+UNBOUNDED = 1_000_000
+"""Rollouts a decision with `--bot-time`: only the clock stops the search."""
+
+
+def play(game, n: int, kinds: list[str], seed: str, rollouts: int, worst: dict[str, float],
+         bot_time: float | None = None):
     root = Stream(seed.encode())
     bots = []
     for seat, kind in enumerate(kinds):
         bot = make_bot(game, seat, kind, root.fork(f"bot{seat}"))
         if hasattr(bot, "rollouts"):
-            bot.rollouts = rollouts
+            bot.rollouts = rollouts if bot_time is None else UNBOUNDED
+        if bot_time is not None:
+            give_time(bot, bot_time)
         bots.append(Timed(bot, worst))
     state = game.setup(n, seed.encode())
     for _ in range(10_000):
@@ -64,25 +76,26 @@ def play(game, n: int, kinds: list[str], seed: str, rollouts: int, worst: dict[s
     return game.result(state) if game.is_over(state) else None
 
 
-def one_game(game_id: str, strong: str, weak: str, i: int, rollouts: int) -> tuple[float, dict[str, float]]:
+def one_game(game_id: str, strong: str, weak: str, i: int, rollouts: int,
+             bot_time: float | None = None) -> tuple[float, dict[str, float]]:
     """Game i of a match: the strong seat's share of the win, and the worst decision per level."""
     game, n = get_game(game_id), TABLES[game_id]
     seat = i % n
     kinds = [weak] * n
     kinds[seat] = strong
     worst: dict[str, float] = {}
-    result = play(game, n, kinds, f"strength-{game_id}-{i}", rollouts, worst)
+    result = play(game, n, kinds, f"strength-{game_id}-{i}", rollouts, worst, bot_time)
     won = 1 / len(result.winners) if result is not None and seat in result.winners else 0.0
     return won, worst
 
 
 def match(game_id: str, strong: str, weak: str, games: int, rollouts: int, worst: dict[str, float],
-          workers: int = 1) -> str:
+          workers: int = 1, bot_time: float | None = None) -> str:
     """The strong seat's win share over games 0..games-1 (the same seeds however many workers
     play them: `--workers` only spreads the games over processes)."""
     n = TABLES[game_id]
     start = time.perf_counter()
-    jobs = [(game_id, strong, weak, i, rollouts) for i in range(games)]
+    jobs = [(game_id, strong, weak, i, rollouts, bot_time) for i in range(games)]
     if workers > 1:
         with ProcessPoolExecutor(workers) as pool:
             outcomes = []
@@ -125,16 +138,21 @@ def main() -> None:
     parser.add_argument("--speed-games", type=int, default=20)
     parser.add_argument("--workers", type=int, default=1,
                         help="processes to spread a match's games over (same seeds, same result)")
+    parser.add_argument("--bot-time", type=float, help="hard bots search S seconds a decision "
+                        "on the clock instead of R rollouts (as real play does)")
     args = parser.parse_args()
     worst: dict[str, float] = {}
     for game_id in args.game or ["money", "ten", "seven_wonders"]:
         for pair in args.match or MATCHES:
             strong, weak = pair.split(":")
-            print(match(game_id, strong, weak, args.games, args.rollouts, worst, args.workers), flush=True)
+            print(match(game_id, strong, weak, args.games, args.rollouts, worst, args.workers,
+                        args.bot_time), flush=True)
         if args.speed_games:
             print(speed(game_id, args.speed_games), flush=True)
+    budget = (f"{1000 * args.bot_time:.0f} ms a decision on the clock" if args.bot_time is not None
+              else f"{args.rollouts} rollouts a decision")
     print("worst decision: " + ", ".join(f"{k} {1000 * v:.1f} ms" for k, v in sorted(worst.items()))
-          + f" (hard: {args.rollouts} rollouts a decision)")
+          + f" (hard: {budget})")
 
 
 if __name__ == "__main__":

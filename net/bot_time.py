@@ -1,9 +1,9 @@
 """The hard bot's time budget: the engine has no clock, so its callers give it one here.
 
 `engine.bots.search.SearchBot` asks its `stopper` for a `should_stop()` at the start of each
-decision and stops searching once that says so (after one round of rollouts at least); other
-bots have no budget to set. The local table (tui/local_table.py) and bot peers (net/peer.py)
-call `give_time`.
+decision, asks that before every rollout and stops searching once it says so (after two
+rollouts at least); other bots have no budget to set. The local table (tui/local_table.py) and
+bot peers (net/peer.py) call `give_time`.
 """
 
 from __future__ import annotations
@@ -17,10 +17,32 @@ DEFAULT_BOT_TIME = 1.0
 MAX_BOT_TIME = 60.0
 
 
+class Deadline:
+    """A decision's `should_stop()`: true once the next rollout, if it took as long as the
+    longest so far, would end after `seconds` from now (monotonic clock).
+
+    Made when the decision begins; the search asks before every rollout, so the time between
+    two asks is one rollout's (before the first ask: the normal bot's choice and the
+    candidates, no rollout). A stop only once the deadline had passed overran it by up to a
+    whole rollout (a Ten game played out takes tens of milliseconds); this stops before the
+    rollout that would not fit."""
+
+    def __init__(self, seconds: float) -> None:
+        self.end = time.monotonic() + seconds
+        self.last: float | None = None
+        self.longest = 0.0
+
+    def __call__(self) -> bool:
+        now = time.monotonic()
+        if self.last is not None:
+            self.longest = max(self.longest, now - self.last)
+        self.last = now
+        return now + self.longest >= self.end
+
+
 def deadline(seconds: float) -> Callable[[], bool]:
-    """A `should_stop()` that turns true `seconds` from now (monotonic clock)."""
-    end = time.monotonic() + seconds
-    return lambda: time.monotonic() >= end
+    """A `should_stop()` for one decision of `seconds` (`Deadline`)."""
+    return Deadline(seconds)
 
 
 def give_time(bot: Any, seconds: float = DEFAULT_BOT_TIME) -> Any:

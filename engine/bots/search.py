@@ -11,8 +11,8 @@ better, so a small budget degrades towards normal play.
 
 Budgets: `rollouts` bounds the work of one decision (reproducible: tests and benches use it);
 `stopper`, set by the caller, returns a fresh `should_stop()` per decision, the time budget,
-asked before each rollout once two rollouts are done (a slow game's rollouts, Ten's, may not
-fit one per candidate in the budget).
+asked before every rollout (so the caller can time them) and obeyed once two rollouts are done
+(a slow game's rollouts, Ten's, may not fit one per candidate in the budget).
 The engine has no clock: tui/ and net/ build the stopper (net/bot_time.py).
 """
 
@@ -74,6 +74,7 @@ class SearchBot(Bot):
         return self.normal.in_own_terms(self._search, view, actions)
 
     def _search(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
+        should_stop = self.stopper() if self.stopper is not None else None  # the whole decision's
         first = self.normal.choose(view, actions)
         # A draw from the bot's own stream (its private secret over the network): equal views
         # need not be searched alike, and a seeded stream replays exactly.
@@ -81,7 +82,6 @@ class SearchBot(Bot):
         candidates = self._candidates(view, first, actions, rng)
         if len(candidates) == 1 or self.rollouts < 2 * len(candidates):
             return first
-        should_stop = self.stopper() if self.stopper is not None else None
         totals = [0.0] * len(candidates)
         rounds = 0
         # Every candidate is played out on the same determinization with the same bots'
@@ -91,7 +91,9 @@ class SearchBot(Bot):
             sample_rng = rng.fork(f"round{rounds}")
             values = []
             for action in candidates:
-                if should_stop is not None and (rounds or len(values) >= 2) and should_stop():
+                # asked before every rollout: the caller's clock learns how long one takes
+                out_of_time = should_stop is not None and should_stop()
+                if out_of_time and (rounds or len(values) >= 2):
                     if not rounds:  # out of time in the first round: the candidates played
                         return candidates[_best(values, 1)]
                     return candidates[_best(totals, rounds)]

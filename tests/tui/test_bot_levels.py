@@ -38,8 +38,30 @@ def test_a_hard_bot_at_a_table_stops_at_its_time_budget(monkeypatch):
     sampler = bot.sampler
     bot.sampler = lambda *args: rollouts.append(1) or sampler(*args)
     table._bot_choice(0)
-    # two rollouts always, then one per reading until the deadline (never the node budget)
+    # two rollouts always, then one per reading while another fits (never the node budget)
     assert 2 <= len(rollouts) <= 2 + 4
+
+
+def test_a_hard_bot_plays_no_rollout_that_would_end_past_its_budget(monkeypatch):
+    """A fake clock that only rollouts move, 0.3 s each, and a 1 s budget: three rollouts end
+    at 0.9 s and a fourth would end at 1.2 s, so the decision ends at 0.9 s, within budget."""
+    from net import bot_time
+
+    now = [0.0]
+    monkeypatch.setattr(bot_time.time, "monotonic", lambda: now[0])
+    table = LocalTable.new("seven_wonders", 3, humans=0, seed=5, bot_kind="hard", bot_delay=0,
+                           save=False, bot_time=1.0)
+    bot = table._bots[0]
+    bot.rollouts = 100_000  # only the clock stops it
+    sampler = bot.sampler
+
+    def slow_sampler(*args):
+        now[0] += 0.3
+        return sampler(*args)
+
+    bot.sampler = slow_sampler
+    table._bot_choice(0)
+    assert now[0] == pytest.approx(0.9)
 
 
 def test_an_unknown_level_or_a_wrong_count_is_a_clear_error():
