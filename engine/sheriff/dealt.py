@@ -118,8 +118,12 @@ def dealt_zones(n: int) -> dict[str, Any]:
 
 # ---- drawing (§5.7) ---------------------------------------------------------------------
 def _on_tokens(d: Draft) -> bool:
-    """True over the network: some card of the table is still a token."""
-    zones = (*d["hands"], *d["bags"], *d["stands"], d["aside"], d["draw_pile"])
+    """True over the network: some card of the table is still a token. A draw pile tells at
+    its top: nobody sees a card there before it is drawn, so over the network each is a token
+    (in plain play and in a replay, a face). Only without one are the other zones looked at."""
+    if d["draw_pile"]:
+        return is_token(d["draw_pile"][0])
+    zones = (*d["hands"], *d["bags"], *d["stands"], d["aside"])
     return any(is_token(card) for zone in zones for card in zone)
 
 

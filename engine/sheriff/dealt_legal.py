@@ -55,7 +55,10 @@ def _pick(zone: Cards, goods: Sequence[str], first: Cards = ()) -> Cards:
     """Cards of `zone` for a list of goods: `first` ones (identified) before the others."""
     if not goods:
         return ()
-    free = [c for c in first if c in zone] + [c for c in zone if c not in first] if first else list(zone)
+    if first and first is not zone:
+        free = [c for c in first if c in zone] + [c for c in zone if c not in first]
+    else:  # nothing to put first, or the whole zone in its own order
+        free = list(zone)
     out = []
     for g in goods:
         for k, card in enumerate(free):
@@ -101,8 +104,8 @@ def legal_actions(game: Any, s: State, seat: int) -> Any:
         return SubsetSpace(good_counts(hand), 0, min(ASIDE_MAX, len(hand)),
                            lambda goods: SetAside(_pick(hand, goods)), check)
     if step == LOAD:  # a card identified in the hand goes last: the table sees which go
-        hand = s.hands[seat]
-        unknown = tuple(c for c in hand if c not in s.hand_known[seat])
+        hand, known = s.hands[seat], s.hand_known[seat]
+        unknown = tuple(c for c in hand if c not in known) if known else hand  # mostly none known
         return SubsetSpace(good_counts(hand), 1, min(BAG_MAX, len(hand)),
                            lambda goods: Load(_pick(hand, goods, unknown)), check)
     if step == DISCARD:
