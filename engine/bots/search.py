@@ -74,7 +74,7 @@ class SearchBot(Bot):
         return self.normal.in_own_terms(self._search, view, actions)
 
     def _search(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
-        should_stop = self.stopper() if self.stopper is not None else None  # the whole decision's
+        should_stop = self.stopper() if self.stopper is not None else None  # the budget covers it all
         first = self.normal.choose(view, actions)
         # A draw from the bot's own stream (its private secret over the network): equal views
         # need not be searched alike, and a seeded stream replays exactly.

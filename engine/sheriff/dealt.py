@@ -257,7 +257,7 @@ def _redeal(d: Draft, seats: Sequence[int]) -> None:
     rng = d["rng"]
     table = type(rng) is TableRng
     if not seats and not (table and rng.redealt):
-        return  # nothing to deal anew nor to forget (most loads: a scan of every zone saved)
+        return  # nothing to deal anew nor to forget (most loads)
     stacked = dict(rng.stacked) if table else {}
     on_tokens = bool(seats) and _on_tokens(d)
     redealt = []
