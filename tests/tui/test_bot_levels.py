@@ -64,6 +64,33 @@ def test_a_hard_bot_plays_no_rollout_that_would_end_past_its_budget(monkeypatch)
     assert now[0] == pytest.approx(0.9)
 
 
+def test_a_hard_bot_thinks_with_the_heap_frozen_and_leaves_it_collectable():
+    """A full collection of a long game's heap must not land inside a decision (it ran 200 ms
+    Ten decisions to 546 ms): the objects alive when a decision begins are frozen until it
+    returns, and the decision is the one the bot makes without that."""
+    import gc
+
+    from engine.bots import make_bot
+    from engine.core import Stream
+    from engine.registry import get_game
+    from net.bot_time import give_time
+
+    game = get_game("seven_wonders")
+    state = game.setup(3, b"frozen")
+    seat = 0
+    view, legal = game.view(state, seat), game.legal_actions(state, seat)
+    plain = make_bot(game, seat, "hard", Stream(b"frozen"))
+    plain.rollouts = 12
+    timed = give_time(make_bot(game, seat, "hard", Stream(b"frozen")), 60.0)
+    timed.rollouts = 12
+    frozen_during = []
+    sampler = timed.sampler
+    timed.sampler = lambda *args: frozen_during.append(gc.get_freeze_count()) or sampler(*args)
+    assert timed.choose(view, legal) == plain.choose(view, legal)
+    assert frozen_during and min(frozen_during) > 0
+    assert gc.get_freeze_count() == 0
+
+
 def test_an_unknown_level_or_a_wrong_count_is_a_clear_error():
     with pytest.raises(GameError, match="no 'expert' bot for money"):
         LocalTable.new("money", 3, humans=1, seed=1, bot_kind="expert", save=False)
