@@ -1,8 +1,8 @@
 """The hard bot's time budget: the engine has no clock, so its callers give it one here.
 
-`engine.bots.search.SearchBot` asks its `stopper` for a `should_stop()` at the start of each
-decision, asks that before every rollout and stops searching once it says so (after two
-rollouts at least); other bots have no budget to set. The local table (tui/local_table.py) and
+`engine.bots.search.SearchBot` asks its `stopper` for a `Deadline` at the start of each
+decision, asks it before every rollout whether to begin another (after two at least) and at
+every step of a rollout whether the time is up; other bots have no budget to set. The local table (tui/local_table.py) and
 bot peers (net/peer.py) call `give_time`.
 """
 
@@ -20,8 +20,9 @@ MAX_BOT_TIME = 60.0
 
 
 class Deadline:
-    """A decision's `should_stop()`: true once the next rollout, if it took as long as the
-    longest so far, would end after `seconds` from now (monotonic clock).
+    """A decision's budget (`engine.bots.search.Budget`): asked before a rollout, true once the
+    next one, if it took as long as the longest so far, would end after `seconds` from now
+    (monotonic clock); `spent()` once they have passed.
 
     Made when the decision begins; the search asks before every rollout, so the time between
     two asks is one rollout's (before the first ask: the normal bot's choice and the
@@ -41,9 +42,13 @@ class Deadline:
         self.last = now
         return now + self.longest >= self.end
 
+    def spent(self) -> bool:
+        """True once the budget is over (the search drops the rollout under way)."""
+        return time.monotonic() >= self.end
 
-def deadline(seconds: float) -> Callable[[], bool]:
-    """A `should_stop()` for one decision of `seconds` (`Deadline`)."""
+
+def deadline(seconds: float) -> Deadline:
+    """The budget of one decision of `seconds`."""
     return Deadline(seconds)
 
 

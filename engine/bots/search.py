@@ -10,9 +10,11 @@ normal bot's own choice is the first candidate and is kept unless another does c
 better, so a small budget degrades towards normal play.
 
 Budgets: `rollouts` bounds the work of one decision (reproducible: tests and benches use it);
-`stopper`, set by the caller, returns a fresh `should_stop()` per decision, the time budget,
-asked before every rollout (so the caller can time them) and obeyed once two rollouts are done
-(a slow game's rollouts, Ten's, may not fit one per candidate in the budget).
+`stopper`, set by the caller, returns a fresh `Budget` per decision, the time budget: asked
+before every rollout (so the caller can time them) whether to begin another, obeyed once two
+rollouts are done (a slow game's rollouts, Ten's, may not fit one per candidate), and asked at
+every step of a rollout whether the time is up, which drops that rollout: the decision then
+takes what the finished rollouts say (the normal bot's move if fewer than two finished).
 The engine has no clock: tui/ and net/ build the stopper (net/bot_time.py).
 """
 
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import Protocol
 
 from ..core import Action, ActionSpace, Game, Result, Seat, State, Stream, View
 from .base import Bot
@@ -41,6 +44,16 @@ bot's to replace it, beyond NOISE."""
 NOISE = 0.5
 """... and beyond NOISE * sqrt(rounds): one rollout's outcome swings by up to 1, and a few
 rounds on a high-variance game (Money!) must not replace a sound move by a lucky one."""
+
+
+class Budget(Protocol):
+    """One decision's time budget, from the caller (the engine has no clock: net/bot_time.py)."""
+
+    def __call__(self) -> bool:
+        """Asked before every rollout: true to begin no more."""
+
+    def spent(self) -> bool:
+        """Asked at every step of a rollout: true once the time is up (the rollout is dropped)."""
 
 
 def reward(result: Result, seat: Seat) -> float:
@@ -65,8 +78,8 @@ class SearchBot(Bot):
         self.sampler = sampler
         self.rollouts = rollouts
         self.max_steps = max_steps
-        self.stopper: Callable[[], Callable[[], bool]] | None = None
-        """Set by the caller (net/bot_time.py): a fresh `should_stop()` for each decision."""
+        self.stopper: Callable[[], Budget] | None = None
+        """Set by the caller (net/bot_time.py): a fresh `Budget` for each decision."""
 
     def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
         # in the normal bot's terms, which are the sampler's: a dealt Sheriff game's cards are
@@ -74,7 +87,7 @@ class SearchBot(Bot):
         return self.normal.in_own_terms(self._search, view, actions)
 
     def _search(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
-        should_stop = self.stopper() if self.stopper is not None else None  # the budget covers it all
+        budget = self.stopper() if self.stopper is not None else None  # it covers the whole decision
         first = self.normal.choose(view, actions)
         # A draw from the bot's own stream (its private secret over the network): equal views
         # need not be searched alike, and a seeded stream replays exactly.
@@ -86,18 +99,18 @@ class SearchBot(Bot):
         rounds = 0
         # Every candidate is played out on the same determinization with the same bots'
         # streams (common random numbers): the comparison sees the action, not the deal.
-        # Out of time, a round not finished is dropped: each total covers the same deals.
         while (rounds + 1) * len(candidates) <= self.rollouts:
             sample_rng = rng.fork(f"round{rounds}")
             values = []
             for action in candidates:
                 # asked before every rollout: the caller's clock learns how long one takes
-                out_of_time = should_stop is not None and should_stop()
+                out_of_time = budget is not None and budget()
                 if out_of_time and (rounds or len(values) >= 2):
-                    if not rounds:  # out of time in the first round: the candidates played
-                        return candidates[_best(values, 1)]
-                    return candidates[_best(totals, rounds)]
-                values.append(self._rollout(view, action, sample_rng))
+                    return _so_far(candidates, values, totals, rounds)
+                value = self._rollout(view, action, sample_rng, budget)
+                if value is None:  # the time ran out inside it: dropped
+                    return _so_far(candidates, values, totals, rounds)
+                values.append(value)
             totals = [t + v for t, v in zip(totals, values, strict=True)]
             rounds += 1
         return candidates[_best(totals, rounds)]
@@ -125,8 +138,9 @@ class SearchBot(Bot):
                 out.append(action)
         return out
 
-    def _rollout(self, view: View, action: Action, rng: Stream) -> float:
-        """One determinization: `action` for this seat, normal bots for everything else."""
+    def _rollout(self, view: View, action: Action, rng: Stream, budget: Budget | None = None) -> float | None:
+        """One determinization: `action` for this seat, normal bots for everything else; None
+        if the budget is spent before the game ends."""
         game = self.game
         state = self.sampler(game, view, rng.fork("sample"))
         bots = [self.rollout_factory(game, s, rng.fork(f"bot{s}")) for s in range(view.n_players)]
@@ -134,6 +148,8 @@ class SearchBot(Bot):
             self.normal.share_memory(bot)
         mine: Action | None = action
         for _ in range(self.max_steps):
+            if budget is not None and budget.spent():
+                return None
             active = game.active(state)
             if not active:
                 break
@@ -148,6 +164,15 @@ class SearchBot(Bot):
         if not game.is_over(state):
             return 0.0
         return reward(game.result(state), self.seat)
+
+
+def _so_far(candidates: list[Action], values: list[float], totals: list[float], rounds: int) -> Action:
+    """Out of time: the rounds played decide (a round cut short is dropped: each total covers
+    the same deals); in the first round, the candidates played so far, if two are; else the
+    normal bot's move."""
+    if rounds:
+        return candidates[_best(totals, rounds)]
+    return candidates[_best(values, 1)] if len(values) >= 2 else candidates[0]
 
 
 def _best(totals: list[float], rounds: int) -> int:

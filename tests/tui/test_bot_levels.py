@@ -38,8 +38,10 @@ def test_a_hard_bot_at_a_table_stops_at_its_time_budget(monkeypatch):
     sampler = bot.sampler
     bot.sampler = lambda *args: rollouts.append(1) or sampler(*args)
     table._bot_choice(0)
-    # two rollouts always, then one per reading while another fits (never the node budget)
-    assert 2 <= len(rollouts) <= 2 + 4
+    # the clock is read before each rollout and at each of its steps: the 0.2 s are over
+    # within the first rollouts (never the node budget)
+    assert 1 <= len(rollouts) <= 4
+    assert now[0] <= 0.2 + 0.05 + 0.05  # its start, then at most one reading past the end
 
 
 def test_a_hard_bot_plays_no_rollout_that_would_end_past_its_budget(monkeypatch):
@@ -62,6 +64,33 @@ def test_a_hard_bot_plays_no_rollout_that_would_end_past_its_budget(monkeypatch)
     bot.sampler = slow_sampler
     table._bot_choice(0)
     assert now[0] == pytest.approx(0.9)
+
+
+def test_a_hard_bot_drops_a_rollout_still_playing_when_its_budget_is_over(monkeypatch):
+    """A fake clock that each step of a game moves by 0.05 s, and a 1 s budget: a 7 Wonders
+    rollout (18 steps) takes 0.9 s, so the second is still playing at 1 s. It is dropped and the
+    decision ends there, within a step of its budget, with the normal bot's move."""
+    from engine.registry import get_game
+    from net import bot_time
+
+    now = [0.0]
+    monkeypatch.setattr(bot_time.time, "monotonic", lambda: now[0])
+    table = LocalTable.new("seven_wonders", 3, humans=0, seed=5, bot_kind="hard", bot_delay=0,
+                           save=False, bot_time=1.0)
+    bot = table._bots[0]
+    bot.rollouts = 100_000  # only the clock stops it
+    game = get_game("seven_wonders")
+    apply = game.apply
+
+    def slow_apply(state, actions):
+        now[0] += 0.05
+        return apply(state, actions)
+
+    view, legal = table.view(0), table.legal_actions(0)
+    expected = bot.normal.choose(view, legal)
+    monkeypatch.setattr(game, "apply", slow_apply)
+    assert bot.choose(view, legal) == expected
+    assert now[0] <= 1.0 + 0.05
 
 
 def test_a_hard_bot_thinks_with_the_heap_frozen_and_leaves_it_collectable():

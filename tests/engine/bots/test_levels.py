@@ -147,17 +147,28 @@ def test_hard_bots_with_a_node_budget_decide_alike_in_another_process() -> None:
     assert json.loads(done.stdout) == here
 
 
-def test_a_time_budget_stops_the_search_after_two_rollouts() -> None:
+class _Spent:
+    """A time budget over before the decision begins (`engine.bots.search.Budget`)."""
+
+    def __call__(self) -> bool:
+        return True
+
+    def spent(self) -> bool:
+        return True
+
+
+def test_a_spent_time_budget_drops_the_rollout_begun_and_plays_the_normal_move() -> None:
     game = get_game("seven_wonders")
     bot = level_bot(game, 0, "hard", b"budget")
     bot.rollouts = 600
     sampled = []
     sampler = bot.sampler
     bot.sampler = lambda *args: sampled.append(1) or sampler(*args)
-    bot.stopper = lambda: (lambda: True)  # out of time at once: the two rollouts it always plays
+    bot.stopper = _Spent
     state = game.setup(3, b"budget")
-    bot.choose(game.view(state, 0), game.legal_actions(state, 0))
-    assert len(sampled) == 2  # never the 600 of the node budget
+    view, legal = game.view(state, 0), game.legal_actions(state, 0)
+    assert bot.choose(view, legal) == bot.normal.choose(view, legal)
+    assert len(sampled) == 1  # one rollout begun and dropped: never the 600 of the node budget
 
 
 def test_easy_and_hard_draw_on_their_own_stream() -> None:
