@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -72,13 +73,34 @@ def without_full_collections(choose: Callable[[Any, Any], Any]) -> Callable[[Any
 
     @functools.wraps(choose)
     def frozen_heap(view: Any, actions: Any) -> Any:
-        gc.freeze()
+        _freeze()
         try:
             return choose(view, actions)
         finally:
-            gc.unfreeze()
+            _thaw()
 
     return frozen_heap
+
+
+_FROZEN = threading.Lock()
+_thinking = 0
+"""Decisions under way with the heap frozen: bots of one process may think at once, in
+threads (a relay's bots in a 7 Wonders turn); the heap thaws when the last one ends."""
+
+
+def _freeze() -> None:
+    global _thinking
+    with _FROZEN:
+        _thinking += 1
+        gc.freeze()  # again for a later decision: what the first ones made is frozen too
+
+
+def _thaw() -> None:
+    global _thinking
+    with _FROZEN:
+        _thinking -= 1
+        if not _thinking:
+            gc.unfreeze()
 
 
 def searches(bot: Any) -> bool:

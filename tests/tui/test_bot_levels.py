@@ -120,6 +120,24 @@ def test_a_hard_bot_thinks_with_the_heap_frozen_and_leaves_it_collectable():
     assert gc.get_freeze_count() == 0
 
 
+def test_the_heap_stays_frozen_until_the_last_of_two_overlapping_decisions_ends():
+    """A relay's bots may think at once (threads): one ending must not thaw the other's heap."""
+    import gc
+
+    from net.bot_time import without_full_collections
+
+    other = without_full_collections(lambda view, actions: None)
+    frozen_after_the_other = []
+
+    def choose(view, actions):
+        other(view, actions)  # another decision begins and ends while this one goes on
+        frozen_after_the_other.append(gc.get_freeze_count())
+
+    without_full_collections(choose)(None, None)
+    assert frozen_after_the_other[0] > 0
+    assert gc.get_freeze_count() == 0
+
+
 def test_an_unknown_level_or_a_wrong_count_is_a_clear_error():
     with pytest.raises(GameError, match="no 'expert' bot for money"):
         LocalTable.new("money", 3, humans=1, seed=1, bot_kind="expert", save=False)
