@@ -63,12 +63,21 @@ async def _relay(settings: Any, bots: int, archive: Any, web: dict[str, Any] | N
 
 
 def _stop_on_sigterm() -> None:
-    """SIGTERM (systemd's stop) ends the relay as Ctrl-C does: its doors' sessions end cleanly."""
+    """SIGTERM (systemd's stop) ends the relay as Ctrl-C does: its doors' sessions end cleanly.
+    Once: a second SIGTERM while it stops (`timeout` passing on the one it got, an impatient
+    operator) must not cut the stopping short, which printed a CancelledError traceback."""
     import signal
 
     task = asyncio.current_task()
-    if task is not None:
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, task.cancel)
+    if task is None:
+        return
+    loop = asyncio.get_running_loop()
+
+    def stop() -> None:
+        loop.add_signal_handler(signal.SIGTERM, lambda: None)  # already stopping
+        task.cancel()
+
+    loop.add_signal_handler(signal.SIGTERM, stop)
 
 
 # ---- the browser door (net/doors/web.py) -----------------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import subprocess
 import sys
@@ -103,3 +104,32 @@ def test_selfplay_net_embedded_many_games_no_hang_no_desync(capsys) -> None:
     assert main(["selfplay", "money", "--players", "4", "--games", "15", "--net", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["finished"] == 15 and summary["desyncs"] == 0
+
+
+async def test_a_second_sigterm_while_the_relay_stops_does_not_cut_its_stopping_short() -> None:
+    """`timeout` passes on the SIGTERM it got, so a relay stopped through it gets two; the
+    second, while its broker shut down, cancelled that too and printed a CancelledError
+    traceback. The relay's stopping runs to its end."""
+    import os
+    import signal
+
+    from tui.cli_net_relay import _stop_on_sigterm
+
+    stopped = []
+
+    async def relay() -> None:
+        _stop_on_sigterm()
+        try:
+            await asyncio.sleep(30)
+        except asyncio.CancelledError:
+            pass
+        finally:
+            os.kill(os.getpid(), signal.SIGTERM)  # the second one, while it stops
+            await asyncio.sleep(0.2)  # its doors and broker stopping
+            stopped.append(True)
+
+    task = asyncio.create_task(relay())
+    await asyncio.sleep(0.1)
+    os.kill(os.getpid(), signal.SIGTERM)
+    await asyncio.wait_for(task, 10)
+    assert stopped == [True]
