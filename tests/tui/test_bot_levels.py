@@ -19,21 +19,28 @@ def test_bots_take_one_level_each_in_seat_order_and_a_save_keeps_them():
     assert [again._bots[s].kind for s in (1, 2, 3)] == ["hard", "heuristic", "easy"]
 
 
-def test_a_hard_bot_at_a_table_stops_at_its_time_budget(monkeypatch):
-    """A fake monotonic clock, 0.05 s a reading: 0.2 s are over after four readings."""
+def _hard_table(monkeypatch, seconds: float, clock):
+    """A 7 Wonders table of hard bots, `seconds` a decision on the fake monotonic `clock`, and
+    its first bot (only the clock stops its search, never the node budget)."""
     from net import bot_time
 
+    monkeypatch.setattr(bot_time.time, "monotonic", clock)
+    table = LocalTable.new("seven_wonders", 3, humans=0, seed=5, bot_kind="hard", bot_delay=0,
+                           save=False, bot_time=seconds)
+    bot = table._bots[0]
+    bot.rollouts = 100_000
+    return table, bot
+
+
+def test_a_hard_bot_at_a_table_stops_at_its_time_budget(monkeypatch):
+    """A fake monotonic clock, 0.05 s a reading: 0.2 s are over after four readings."""
     now = [0.0]
 
     def tick() -> float:
         now[0] += 0.05
         return now[0]
 
-    monkeypatch.setattr(bot_time.time, "monotonic", tick)
-    table = LocalTable.new("seven_wonders", 3, humans=0, seed=5, bot_kind="hard", bot_delay=0,
-                           save=False, bot_time=0.2)
-    bot = table._bots[0]
-    bot.rollouts = 100_000  # only the clock stops it
+    table, bot = _hard_table(monkeypatch, 0.2, tick)
     rollouts = []
     sampler = bot.sampler
     bot.sampler = lambda *args: rollouts.append(1) or sampler(*args)
@@ -47,14 +54,8 @@ def test_a_hard_bot_at_a_table_stops_at_its_time_budget(monkeypatch):
 def test_a_hard_bot_plays_no_rollout_that_would_end_past_its_budget(monkeypatch):
     """A fake clock that only rollouts move, 0.3 s each, and a 1 s budget: three rollouts end
     at 0.9 s and a fourth would end at 1.2 s, so the decision ends at 0.9 s, within budget."""
-    from net import bot_time
-
     now = [0.0]
-    monkeypatch.setattr(bot_time.time, "monotonic", lambda: now[0])
-    table = LocalTable.new("seven_wonders", 3, humans=0, seed=5, bot_kind="hard", bot_delay=0,
-                           save=False, bot_time=1.0)
-    bot = table._bots[0]
-    bot.rollouts = 100_000  # only the clock stops it
+    table, bot = _hard_table(monkeypatch, 1.0, lambda: now[0])
     sampler = bot.sampler
 
     def slow_sampler(*args):
@@ -71,14 +72,9 @@ def test_a_hard_bot_drops_a_rollout_still_playing_when_its_budget_is_over(monkey
     rollout (18 steps) takes 0.9 s, so the second is still playing at 1 s. It is dropped and the
     decision ends there, within a step of its budget, with the normal bot's move."""
     from engine.registry import get_game
-    from net import bot_time
 
     now = [0.0]
-    monkeypatch.setattr(bot_time.time, "monotonic", lambda: now[0])
-    table = LocalTable.new("seven_wonders", 3, humans=0, seed=5, bot_kind="hard", bot_delay=0,
-                           save=False, bot_time=1.0)
-    bot = table._bots[0]
-    bot.rollouts = 100_000  # only the clock stops it
+    table, bot = _hard_table(monkeypatch, 1.0, lambda: now[0])
     game = get_game("seven_wonders")
     apply = game.apply
 
