@@ -2,8 +2,8 @@
 
 `engine.bots.search.SearchBot` asks its `stopper` for a `Deadline` at the start of each
 decision, asks it before every rollout whether to begin another (after two at least) and at
-every step of a rollout whether the time is up; other bots have no budget to set. The local table (tui/local_table.py) and
-bot peers (net/peer.py) call `give_time`.
+every step of a rollout whether the time is up; other bots have no budget to set. The local
+table (tui/local_table.py) and bot peers (net/peer.py) call `give_time`.
 """
 
 from __future__ import annotations
