@@ -163,6 +163,8 @@ class SearchBot(Bot):
             state = game.apply(state, chosen)
         if not game.is_over(state):
             return 0.0
+        if budget is not None and budget.spent():  # a final score can take a while (Ten's: ~50 ms)
+            return None
         return reward(game.result(state), self.seat)
 
 
