@@ -48,16 +48,11 @@ class Deadline:
         return time.monotonic() >= self.end
 
 
-def deadline(seconds: float) -> Deadline:
-    """The budget of one decision of `seconds`."""
-    return Deadline(seconds)
-
-
 def give_time(bot: Any, seconds: float = DEFAULT_BOT_TIME) -> Any:
     """Give `bot` a time budget per decision if it searches (its decisions run without full
     collections of the heap, `without_full_collections`); any other bot is returned as is."""
     if hasattr(bot, "stopper"):
-        bot.stopper = lambda: deadline(seconds)
+        bot.stopper = lambda: Deadline(seconds)
         bot.choose = without_full_collections(bot.choose)
     return bot
 

@@ -256,10 +256,8 @@ def _redeal(d: Draft, seats: Sequence[int]) -> None:
     cards stay identified in the views until a card leaves the hand (§6)."""
     rng = d["rng"]
     table = type(rng) is TableRng
-    if not seats and not (table and rng.redealt):
-        return  # nothing to deal anew nor to forget (most loads)
     stacked = dict(rng.stacked) if table else {}
-    on_tokens = bool(seats) and _on_tokens(d)
+    on_tokens = _on_tokens(d)
     redealt = []
     hands = list(d["hands"])
     for p in seats:
