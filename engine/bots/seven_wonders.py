@@ -8,13 +8,12 @@ swing this Age, production early in the game, coins at 1 point per 3, minus the 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from ..core import Action, ActionSpace, Game, Seat, Stream, View
+from ..core import Action, ActionSpace, View
 from ..seven_wonders.cards import BOARDS, CARDS, DEFEAT_TOKEN, SYMBOLS, VICTORY_TOKEN, Effects
 from ..seven_wonders.scoring import Table, best_science
-from ..seven_wonders.state import BUILD_FREE, DISCARD, STAGE, BuildFromDiscard, Decline, Pick
+from ..seven_wonders.state import BUILD, BUILD_FREE, DISCARD, STAGE, BuildFromDiscard, Pick
 from .base import Bot
 
 _RESOURCE_WORTH = {1: 2.5, 2: 1.6, 3: 0.0}  # per new unit of production, by Age
@@ -24,64 +23,49 @@ _DISCOUNT_WORTH = {1: 2.5, 2: 1.5, 3: 0.0}
 class SevenWondersBot(Bot):
     kind = "heuristic"
 
-    def __init__(self, game: Game, seat: Seat, rng: Stream) -> None:
-        super().__init__(game, seat, rng)
-        # this decision's worths: of each card, of the next stage, and the names my city
-        # chains from: a card is offered with several payments and as a discard, and
-        # each is worth the same sum of the same view
-        self.memo: dict[tuple[str, ...], Any] = {}
-        self.memo_view: View | None = None
-
     def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
-        self.memo, self.memo_view = {}, view
-        actions = list(actions)
-        best, best_score = actions[0], None
+        if view.options:  # a pick: the view offers what the legal space holds
+            return self._best_pick(view)
+        # Halikarnassos: build one of the discards free, or decline
+        best, best_score = None, 0.0
         for action in actions:
-            score = self._worth(view, action)
-            if best_score is None or score > best_score:
+            score = self._card_worth(view, action.card) if isinstance(action, BuildFromDiscard) else 0.0
+            if best is None or score > best_score:
                 best, best_score = action, score
         return best
 
-    def _remembered(self, view: View, key: tuple[str, ...], work: Callable[[], Any]) -> Any:
-        """`work()`, once per decision (a call with another view works it out anew)."""
-        if view is not self.memo_view:
-            self.memo, self.memo_view = {}, view
-        if key not in self.memo:
-            self.memo[key] = work()
-        return self.memo[key]
+    def _best_pick(self, view: View) -> Pick:
+        """The best pick, read from the view's options in the order the legal space lists the
+        picks (per card its builds, its free build, its stages, its discard; the first of equal
+        worths wins): a card's worth is worked out once, whatever it is paid with or used for."""
+        me = view.seat
+        if view.stage_payments:
+            board = BOARDS[(view.wonders[me], view.sides[me])]
+            stage = board.stages[view.stages[me]]
+            stage_worth = self._effects_worth(view, stage.effects, None) + 1.0
+        best, best_score = None, None
+        for option in view.options:
+            card_id = option.card
+            card = CARDS[card_id]
+            worth = self._card_worth(view, card_id)
+            scored: list[tuple[float, str, int, int]] = []
+            if option.payments:
+                bank = 0 if option.chain else card.coin_cost
+                scored += [(_after_paying(worth, bank, p.pay_left + p.pay_right), BUILD, p.pay_left, p.pay_right)
+                           for p in option.payments]
+            if option.free_build:
+                scored.append((worth + 0.2 * sum(k for _, k in card.cost) - 0.5, BUILD_FREE, 0, 0))
+            scored += [(_after_paying(stage_worth, stage.coin_cost, p.pay_left + p.pay_right), STAGE,
+                        p.pay_left, p.pay_right) for p in view.stage_payments]
+            scored.append((1.0 - 0.01 * worth, DISCARD, 0, 0))
+            for score, kind, left, right in scored:
+                if best_score is None or score > best_score:
+                    best, best_score = (card_id, kind, left, right), score
+        assert best is not None  # every card can be discarded
+        return Pick(*best)
 
-    # ---- worth of one action -----------------------------------------------------------------
-    def _worth(self, view: View, action: Action) -> float:
-        if isinstance(action, Decline):
-            return 0.0
-        if isinstance(action, BuildFromDiscard):
-            return self._card_worth(view, action.card)
-        assert isinstance(action, Pick)
-        if action.kind == DISCARD:
-            return 1.0 - 0.01 * self._card_worth(view, action.card)
-        paid = action.pay_left + action.pay_right
-        if action.kind == STAGE:
-            board = BOARDS[(view.wonders[view.seat], view.sides[view.seat])]
-            stage = board.stages[view.stages[view.seat]]
-            effects = self._remembered(view, ("stage",), lambda: self._effects_worth(view, stage.effects, None))
-            return effects + 1.0 - (stage.coin_cost + paid * 1.3) / 3
-        if action.kind == BUILD_FREE:
-            card = CARDS[action.card]
-            return self._card_worth(view, action.card) + 0.2 * sum(k for _, k in card.cost) - 0.5
-        worth, spent = self._remembered(view, ("build", action.card), lambda: self._build_basis(view, action.card))
-        return worth - (spent + paid * 1.3) / 3
-
-    def _build_basis(self, view: View, card_id: str) -> tuple[float, int]:
-        """(worth, coins spent) of building `card_id`, whatever is paid to the neighbours."""
-        card = CARDS[card_id]
-        names = self._remembered(view, ("chained",), lambda: {CARDS[c].name for c in view.cities[view.seat]})
-        chained = bool(card.chain_from & names)
-        return self._card_worth(view, card_id), 0 if chained else card.coin_cost
-
+    # ---- worth of one card or stage ------------------------------------------------------------
     def _card_worth(self, view: View, card_id: str) -> float:
-        return self._remembered(view, ("card", card_id), lambda: self._card_worth_now(view, card_id))
-
-    def _card_worth_now(self, view: View, card_id: str) -> float:
         card = CARDS[card_id]
         worth = self._effects_worth(view, card.effects, card_id)
         if card.chain_to and view.age < 3:
@@ -157,3 +141,9 @@ class SevenWondersBot(Bot):
             counts[SYMBOLS.index(e.science)] += 1
         after = best_science(counts, wild + e.science_choice)[0]
         return after - before + (1.5 if view.age < 3 else 0.0)
+
+
+def _after_paying(worth: float, bank: int, paid: int) -> float:
+    """A build's or a stage's worth less its coins (a neighbour's coin costs a little more: they
+    gain what we pay)."""
+    return worth - (bank + paid * 1.3) / 3

@@ -201,6 +201,7 @@ def fast_maker(cls: type[T]) -> Callable[..., T]:
     - `make.draft(state)` -> a dict of every field, in order, to edit through a transition,
       and `make.build(draft)` -> the new state (the draft is the state's from then on);
     - `make.values(state)`: every field's value, in order.
+    A class with a field named as one of these helpers gets the maker without that helper.
     A setup may still call `State(...)` with keywords; transitions use the maker.
     """
     names = tuple(f.name for f in dataclasses.fields(cls))
@@ -234,9 +235,11 @@ def fast_maker(cls: type[T]) -> Callable[..., T]:
         _check_draft(cls, names, fields)
         return make(*fields.values())
 
+    helpers = {"evolve": evolve, "values": values, "draft": draft, "build": build}
     make = type(f"_{cls.__name__}Builder", (), {
-        "__slots__": names, "__init__": scope["__init__"], "evolve": staticmethod(evolve),
-        "values": staticmethod(values), "draft": staticmethod(draft), "build": staticmethod(build),
+        "__slots__": names, "__init__": scope["__init__"],
+        # a helper named as a field would clash with its slot: such a class is only made
+        **{name: staticmethod(helper) for name, helper in helpers.items() if name not in names},
     })
     probe = make(*range(len(names)))  # the layouts match, or this raises TypeError now
     if type(probe) is not cls or list(values(probe)) != list(range(len(names))):

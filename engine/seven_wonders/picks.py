@@ -18,7 +18,18 @@ from .state import BUILD, BUILD_FREE, DISCARD, STAGE, CardOption, Payment, Pick
 # positional makers, every field in order: a frozen dataclass's own __init__ sets each field
 # through object.__setattr__, and a bot's decision lists every pick of its hand
 _pick = fast_maker(Pick)
-_payment = fast_maker(Payment)
+_option = fast_maker(CardOption)
+_new_payment = fast_maker(Payment)
+# each (left, right) made once: a neighbour is paid at most 2 coins a unit of a card's cost,
+# so there are a few hundred pairs at most
+_payments: dict[Way, Payment] = {}
+
+
+def _payment(way: Way) -> Payment:
+    hit = _payments.get(way)
+    if hit is None:
+        hit = _payments[way] = _new_payment(*way)
+    return hit
 
 _FREE_WAY: tuple[Way, ...] = ((0, 0),)
 _NO_WAY: tuple[Way, ...] = ()
@@ -327,14 +338,15 @@ class Picks(ActionSpace):
     def options(self) -> tuple[tuple[CardOption, ...], tuple[Payment, ...]]:
         """Per distinct card what can be done with it, and the offered stage payments."""
         if self._options is None:
+            free = self.free
             cards = tuple(
-                CardOption(card=c, build=status, coin_cost=coin_cost,
-                           payments=tuple([_payment(left, right) for left, right in offered]),
-                           chain=status == "free", free_build=self.free and status != "owned")
+                # CardOption(card, build, coin_cost, payments, chain, free_build)
+                _option(c, status, coin_cost, tuple([_payment(way) for way in offered]), status == "free",
+                        free and status != "owned")
                 for c in self.cards
                 for status, coin_cost, offered in (self.status(c),)
             )
-            self._options = cards, tuple([_payment(left, right) for left, right in self.stage_ways()])
+            self._options = cards, tuple([_payment(way) for way in self.stage_ways()])
         return self._options
 
 

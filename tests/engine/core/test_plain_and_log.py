@@ -96,6 +96,19 @@ def test_the_state_maker_builds_equal_states_both_ways() -> None:
             make.evolve(state, trun=turn)
 
 
+def test_a_field_named_as_a_maker_helper_keeps_its_field() -> None:
+    """7 Wonders' CardOption has a field `build`: its maker builds it, without `make.build`."""
+    from engine.core import fast_maker
+    from engine.seven_wonders.state import CardOption, Payment
+
+    make = fast_maker(CardOption)
+    option = make("a", "pay", 1, (Payment(0, 2),), False, True)
+    assert option == CardOption(card="a", build="pay", coin_cost=1, payments=(Payment(0, 2),),
+                                chain=False, free_build=True)
+    assert type(option) is CardOption and option.build == "pay"
+    assert make.evolve(option, build="free").build == "free"
+
+
 def test_map_strings_renames_each_string_and_rebuilds_only_what_changed() -> None:
     from engine.core.plain import map_strings
 
