@@ -133,7 +133,7 @@ def bag_value(bag: Sequence[str], declared: str, opened: float) -> float:
     return (1 - opened) * passed + opened * caught
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=64)  # asked again by the hard bot's shortlist; a hand seldom comes back later
 def _bag_choices(
     hand: tuple[str, ...], stand_up: tuple[str, ...], opened: float,
 ) -> tuple[tuple[float, tuple[str, ...]], ...]:

@@ -145,11 +145,21 @@ def _seat_views(s: State, seat: int | None, over: bool, z: Any) -> tuple[SeatVie
     """Every seat as `seat` sees it (the arguments of `_listed_seat_view`, seat by seat)."""
     in_market = s.turn if s.phase == MARKET else -1
     empty = z.EMPTY
-    args = [(p, p == seat, p == seat or over, s.gold[p], s.hands[p], s.hand_known[p],
-             s.aside if p == in_market else empty, s.bags[p], s.declared[p], s.stands[p],
-             s.stand_known[p], s.outcomes[p], s.revealed[p]) for p in range(s.n_players)]
-    # every zone a tuple (of counts or of cards): the same seat seen alike is built once
-    return tuple([_remembered_seat_view(z, *one) for one in args])
+    views = []
+    for p, gold, hand, hand_known, bag, declared, stand, stand_known, outcome, revealed in zip(
+            range(s.n_players), s.gold, s.hands, s.hand_known, s.bags, s.declared, s.stands, s.stand_known,
+            s.outcomes, s.revealed, strict=True):
+        mine = p == seat
+        args = (z, p, mine, mine or over, gold, hand, hand_known, s.aside if p == in_market else empty, bag,
+                declared, stand, stand_known, outcome, revealed)
+        # A seat is mostly as it was at the last view of it from the same side, its zones the
+        # very same tuples: comparing with that is cheap, and a seat that changed is seldom
+        # seen again as it was (every zone a tuple: equal arguments, equal view)
+        last = _LAST_SEEN.get(2 * p + mine)
+        if last is None or last[0] != args:
+            last = _LAST_SEEN[2 * p + mine] = args, _listed_seat_view(*args)
+        views.append(last[1])
+    return tuple(views)
 
 
 def _listed_seat_view(
@@ -170,6 +180,6 @@ def _listed_seat_view(
     )
 
 
-_remembered_seat_view = lru_cache(maxsize=16384)(_listed_seat_view)
-"""`_listed_seat_view`, remembered: most seats are unchanged from one view to the next (and a
-SeatView is immutable, so views may share it)."""
+_LAST_SEEN: dict[int, tuple[tuple, SeatView]] = {}
+"""2 x seat + (seen by itself) -> the arguments and the view of its last `_seat_views` (at
+most 2 x 5 entries; a SeatView is immutable, so views share it)."""
