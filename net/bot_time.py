@@ -21,31 +21,44 @@ MAX_BOT_TIME = 60.0
 
 
 class Deadline:
-    """A decision's budget (`engine.bots.search.Budget`): asked before a rollout, true once the
-    next one, if it took as long as the longest so far, would end after `seconds` from now
-    (monotonic clock); `spent()` once they have passed.
+    """A decision's budget (`engine.bots.search.Budget`), `seconds` from when it is made
+    (monotonic clock). Both questions look one piece of work ahead, as long as the longest of
+    its kind so far: asked before a rollout, true once the next rollout would end past the
+    budget; asked at each step of one (`spent()`), true once the next step would.
 
-    Made when the decision begins; the search asks before every rollout, so the time between
-    two asks is one rollout's (before the first ask: the normal bot's choice and the
-    candidates, no rollout). A stop only once the deadline had passed overran it by up to a
-    whole rollout (a Ten game played out takes tens of milliseconds); this stops before the
-    rollout that would not fit."""
+    The search asks before every rollout, so the time between two asks is one rollout's
+    (before the first ask: the normal bot's choice and the candidates). A stop only once the
+    deadline had passed overran it by up to a whole rollout (a Ten game played out takes tens
+    of milliseconds). Between two reads of the clock of either kind lies one step, or what no
+    step check splits: a rollout's final score (Ten's best-total search, up to ~50 ms), the
+    next determinization's deal; `spent()` keeps the longest of those in hand, so the last
+    piece of work ends within the budget too."""
 
     def __init__(self, seconds: float) -> None:
-        self.end = time.monotonic() + seconds
-        self.last: float | None = None
-        self.longest = 0.0
+        self.last_read = time.monotonic()
+        self.end = self.last_read + seconds
+        self.last_rollout: float | None = None
+        self.longest_rollout = 0.0
+        self.longest_gap = 0.0
 
     def __call__(self) -> bool:
-        now = time.monotonic()
-        if self.last is not None:
-            self.longest = max(self.longest, now - self.last)
-        self.last = now
-        return now + self.longest >= self.end
+        now = self._read()
+        if self.last_rollout is not None:
+            self.longest_rollout = max(self.longest_rollout, now - self.last_rollout)
+        self.last_rollout = now
+        return now + max(self.longest_rollout, self.longest_gap) >= self.end
 
     def spent(self) -> bool:
-        """True once the budget is over (the search drops the rollout under way)."""
-        return time.monotonic() >= self.end
+        """True once the next step, or what follows the last, would end past the budget (the
+        search drops the rollout under way)."""
+        now = self._read()
+        return now + self.longest_gap >= self.end
+
+    def _read(self) -> float:
+        now = time.monotonic()
+        self.longest_gap = max(self.longest_gap, now - self.last_read)
+        self.last_read = now
+        return now
 
 
 def give_time(bot: Any, seconds: float = DEFAULT_BOT_TIME) -> Any:

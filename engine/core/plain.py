@@ -238,7 +238,7 @@ def fast_maker(cls: type[T]) -> Callable[..., T]:
     helpers = {"evolve": evolve, "values": values, "draft": draft, "build": build}
     make = type(f"_{cls.__name__}Builder", (), {
         "__slots__": names, "__init__": scope["__init__"],
-        # a helper named as a field would clash with its slot: such a class is only made
+        # a helper named as a field would clash with the field's slot: that maker goes without it
         **{name: staticmethod(helper) for name, helper in helpers.items() if name not in names},
     })
     probe = make(*range(len(names)))  # the layouts match, or this raises TypeError now

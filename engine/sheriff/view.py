@@ -181,5 +181,5 @@ def _listed_seat_view(
 
 
 _LAST_SEEN: dict[int, tuple[tuple, SeatView]] = {}
-"""2 x seat + (seen by itself) -> the arguments and the view of its last `_seat_views` (at
-most 2 x 5 entries; a SeatView is immutable, so views share it)."""
+"""2 x seat + (seen by itself) -> the arguments and the view of its last `_seat_views` (two
+entries a seat; a SeatView is immutable, so views share it)."""

@@ -89,6 +89,24 @@ def test_a_hard_bot_drops_a_rollout_still_playing_when_its_budget_is_over(monkey
     assert now[0] <= 1.0 + 0.05
 
 
+def test_a_budget_stops_before_a_step_that_would_end_past_it(monkeypatch):
+    """Pieces of work of 0.3 s (a slow final score, say) read the clock at 0.3 and 0.6 s of a
+    1 s budget; at 0.75 s the next one would end at 1.05 s, so the budget is spent there (a
+    check that waited for the second to pass ran the decision 50 ms over)."""
+    from net import bot_time
+
+    now = [0.0]
+    monkeypatch.setattr(bot_time.time, "monotonic", lambda: now[0])
+    budget = bot_time.Deadline(1.0)
+    answers = []
+    for at in (0.3, 0.6, 0.75):
+        now[0] = at
+        answers.append(budget.spent())
+    assert answers == [False, False, True]
+    now[0] = 0.75
+    assert budget()  # nor may another rollout begin
+
+
 def test_a_hard_bot_thinks_with_the_heap_frozen_and_leaves_it_collectable():
     """A full collection of a long game's heap must not land inside a decision (it ran 200 ms
     Ten decisions to 546 ms): the objects alive when a decision begins are frozen until it
