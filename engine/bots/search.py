@@ -53,7 +53,8 @@ class Budget(Protocol):
         """Asked before every rollout: true to begin no more."""
 
     def spent(self) -> bool:
-        """Asked at every step of a rollout: true once the time is up (the rollout is dropped)."""
+        """Asked at every step of a rollout and before its final score: true once the time is
+        up, or would be before the next piece of work ends (the rollout is dropped)."""
 
 
 def reward(result: Result, seat: Seat) -> float:
