@@ -8,6 +8,7 @@ checks picks per card instead, searching a card's payments only when that card i
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from functools import cache
 
 from ..core import ActionSpace, Stream
 from ..core.plain import fast_maker
@@ -19,17 +20,9 @@ from .state import BUILD, BUILD_FREE, DISCARD, STAGE, CardOption, Payment, Pick
 # through object.__setattr__, and a bot's decision lists every pick of its hand
 _pick = fast_maker(Pick)
 _option = fast_maker(CardOption)
-_new_payment = fast_maker(Payment)
 # each (left, right) made once: a neighbour is paid at most 2 coins a unit of a card's cost,
 # so there are a few hundred pairs at most
-_payments: dict[Way, Payment] = {}
-
-
-def _payment(way: Way) -> Payment:
-    hit = _payments.get(way)
-    if hit is None:
-        hit = _payments[way] = _new_payment(*way)
-    return hit
+_payment = cache(fast_maker(Payment))
 
 _FREE_WAY: tuple[Way, ...] = ((0, 0),)
 _NO_WAY: tuple[Way, ...] = ()
@@ -341,12 +334,12 @@ class Picks(ActionSpace):
             free = self.free
             cards = tuple(
                 # CardOption(card, build, coin_cost, payments, chain, free_build)
-                _option(c, status, coin_cost, tuple([_payment(way) for way in offered]), status == "free",
+                _option(c, status, coin_cost, tuple([_payment(left, right) for left, right in offered]), status == "free",
                         free and status != "owned")
                 for c in self.cards
                 for status, coin_cost, offered in (self.status(c),)
             )
-            self._options = cards, tuple([_payment(way) for way in self.stage_ways()])
+            self._options = cards, tuple([_payment(left, right) for left, right in self.stage_ways()])
         return self._options
 
 
