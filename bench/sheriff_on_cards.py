@@ -5,8 +5,9 @@ one rule set on cards, at or above today's random games/s).
 Usage: .venv/bin/python bench/sheriff_on_cards.py [--games N] [--players P]
 
 A dealt game here is the plain game set up with its deck in a seeded order of card ids
-(`GAME.dealt_options`, what a network table stands at once every card is shown); its normal bot
-thinks in goods and reads each view through `in_goods` (engine/sheriff/dealt.py). Rounds
+(`GAME.dealt_options`, what a network table stands at once every card is shown); its views name
+goods as the plain game's do, and its normal bot picks among the legal actions (which name
+cards) in goods (engine/sheriff/dealt_view.py `play_in_goods`). Rounds
 alternate the two forms, forwards and backwards; figures are games per CPU second.
 """
 

@@ -26,7 +26,7 @@ from functools import lru_cache
 
 from ..core import HIDDEN, Action, ActionSpace, Game, Seat, Stream, pick_uniform
 from ..sheriff.cards import IDX, IS_LEGAL, KING, LEGAL, PENALTY, VALUE
-from ..sheriff.dealt_view import is_dealt_view, play_in_goods
+from ..sheriff.dealt_view import names_cards, play_in_goods
 from ..sheriff.state import (
     ANSWER,
     ASIDE,
@@ -97,12 +97,6 @@ def _fine(cards: Sequence[str]) -> int:
 
 def _canonical(cards: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted(cards, key=IDX.__getitem__))
-
-
-def _names_goods(v: View) -> bool:
-    """True when the view names my cards by good id: a plain game, not a dealt one."""
-    hand = v.players[v.seat].hand
-    return bool(hand) and hand[0] in IDX
 
 
 # ---- pure parts, remembered by their arguments (the same hands and stands come back) ----
@@ -222,10 +216,9 @@ class SheriffBot(Bot):
         return self.in_own_terms(self._choose, view, actions)
 
     def in_own_terms(self, decide: Callable[..., Action], view: View, actions: Sequence[Action] | ActionSpace) -> Action:
-        # a dealt game names each card: think in goods, play the cards. A good id in my hand
-        # settles it at once (a dealt view never names a card by its good): the full check
-        # scans every zone, and was a third of a bot game's time
-        if not _names_goods(view) and is_dealt_view(view):
+        # a dealt game's legal actions name my cards: think in goods (as the view is), play
+        # the cards
+        if names_cards(actions):
             action = play_in_goods(decide, view, actions)
             return action if action is not None else pick_uniform(actions, self.rng)
         return decide(view, actions)

@@ -205,7 +205,8 @@ class PlainShadow:
             raise Leak(f"step {play.steps}: the table's view differs from the plain game's")
         for step, seat, t in play.learnt[self.seen_learnt:]:
             shown = strings_in(to_plain(game.view(self.state, seat)))
-            if play.faces[t] not in shown:
+            face = play.faces[t]
+            if (game.face_names.get(face, face) if type(face) is str else face) not in shown:
                 who = "the table" if seat is None else f"seat {seat}"
                 raise Leak(f"step {step}: {who} learnt {play.faces[t]!r} ({t}), not in its view")
         self.seen_learnt = len(play.learnt)

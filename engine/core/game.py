@@ -151,6 +151,10 @@ class Game:
     action_types: tuple[type, ...] = ()
     """Every type of action the game takes (`@plain` dataclasses): `validate` refuses any other
     type (where a test game lists none: any plain type that fits; its rules refuse the rest)."""
+    face_names: Mapping[str, str] = {}
+    """How a view names a card whose face it shows, where the copies of a card are alike (a
+    Sheriff card id is shown as its good); a card not listed is named by its id. The dealer's
+    leak check (engine/core/dealer.py) looks for a face a seat learnt under this name."""
     _checks: Mapping[type, Check] = {}
     """The fast lane's checks, per action type: `check(state, seat, action)` raises exactly what
     `_validate` raises for an action of that type (a type not listed takes `_validate`)."""

@@ -205,5 +205,6 @@ class Counted:
         """An action as the log reads it: a plain game's actions name goods already."""
         return action
     public = staticmethod(_listed)  # a zone face up for everyone, listed
+    shown = staticmethod(tuple)  # a pile or an opened bag: goods already
     known_first = staticmethod(_known_first)
     stand_faces = staticmethod(_stand_faces)

@@ -23,8 +23,10 @@ the table's order is stacked (`dealt_options` of every dealt deck: a network gam
 replays so).
 
 Every function here works on a state holding tokens and reads a face only where `needs` had it
-revealed first. The transitions are in rules.py. Validation, legal actions (on the seat's own knowledge) and what each seat sees
-are in checks.py (on `Carded`) and dealt_legal.py; views, the log and players that think in goods in dealt_view.py.
+revealed first. The transitions are in rules.py. Validation, legal actions (on the seat's own
+knowledge) and what each seat sees are in checks.py (on `Carded`) and dealt_legal.py; views
+(in goods, as the plain game's: view.py on the listings here) in view.py; players that think
+in goods in dealt_view.py.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ from typing import Any
 from ..core import HIDDEN, InvalidOption, Rng
 from ..core.deck import draw, shuffle_or_stack
 from ..core.hidden import is_token, masked
-from ..core.plain import fast_maker, map_strings
+from ..core.plain import map_strings
 from .cards import (
     CARD_GOOD,
     CARD_RANK,
@@ -53,13 +55,10 @@ from .cards import (
 )
 from .common import PAY_RANK, counts_named, illegal, put
 from .state import (
-    Consequences,
     PayGoods,
-    SeatView,
     State,
     TableRng,
     Unpack,
-    View,
 )
 
 Draft = dict[str, Any]
@@ -381,28 +380,43 @@ def _check_pay(s: State, seat: int, a: PayGoods) -> None:
 
 
 # ---- what a view lists of a dealt game's zones (view.py is written on them) ---------------
-def _known_first(known: Cards, total: int) -> Cards:
-    """Someone else's zone of `total` cards: the identified cards, then one HIDDEN per other."""
-    return _sorted(known) + (HIDDEN,) * (total - len(known))
+# A view names goods, as the plain game's does: copies of a good are alike, so a card id tells
+# a player nothing more, and one view shape serves screens and bots in either kind of game. A
+# choice goes back to the seat's cards through its legal actions (dealt_view.to_cards).
+def _own(cards: Cards) -> tuple[str, ...]:
+    """A seat's own cards in its view, as goods in canonical order; over the network a card
+    just dealt to it may still be on its way (a token on this machine), shown as a hidden card
+    until it arrives."""
+    if not cards:
+        return ()
+    goods = sorted([CARD_GOOD[c] for c in cards if c in CARD_GOOD])
+    return tuple([GOODS[i] for i in goods]) + (HIDDEN,) * (len(cards) - len(goods))
 
 
-def _own(cards: Cards) -> Cards:
-    """A seat's own cards in its view; over the network a card just dealt to it may still be
-    on its way (a token on this machine), shown as a hidden card until it arrives."""
-    faces = [c for c in cards if not is_token(c)]
-    return _sorted(faces) + (HIDDEN,) * (len(cards) - len(faces))
+def _known_first(known: Cards, total: int) -> tuple[str, ...]:
+    """Someone else's zone of `total` cards: the identified goods, then one HIDDEN per other."""
+    if not known:  # mostly nothing is identified
+        return (HIDDEN,) * total
+    return _own(known) + (HIDDEN,) * (total - len(known))
 
 
-def _stand_faces(stand: Cards) -> tuple[Cards, Cards]:
-    """A stand: (its legal goods, face up, listed; the rest, face down: tokens to others)."""
-    return _sorted([c for c in stand if c in _LEGAL_CARDS]), tuple([c for c in stand if c not in _LEGAL_CARDS])
+@lru_cache(maxsize=4096)  # a stand changes seldom and is listed for every viewer
+def _stand_faces(stand: Cards) -> tuple[tuple[str, ...], Cards]:
+    """A stand: (its legal goods, face up, as goods; the rest, face down: tokens to others)."""
+    return _own([c for c in stand if c in _LEGAL_CARDS]), tuple([c for c in stand if c not in _LEGAL_CARDS])
+
+
+@lru_cache(maxsize=8192)
+def _shown(cards: Cards) -> tuple[str, ...]:
+    """Cards face up for the whole table (piles, confiscated, an opened bag) as their goods, in
+    their order; remembered: a pile stays the same over many views."""
+    return tuple([GOOD_NAME.get(card, card) for card in cards])
 
 
 # ---- a dealt game's cards as goods (its log names goods, as a plain game's does) ---------
 def in_goods(value: Any) -> Any:
-    """A view or an action with every card id written as its good id (the plain game's form)."""
-    if type(value) is View:  # a goods-thinking bot reads one every decision: see `_view_in_goods`
-        return _view_in_goods(value)
+    """An action (or any engine value) with every card id written as its good id (the plain
+    game's form)."""
     try:
         return _action_in_goods(value)
     except TypeError:  # not hashable: not an action
@@ -414,46 +428,6 @@ def _action_in_goods(action: Any) -> Any:
     """An action in goods, remembered: a bot reads its legal actions in goods every decision
     (the same Pass, Accept and draws over and over)."""
     return map_strings(action, GOOD_NAME)
-
-
-def _view_in_goods(v: View) -> View:
-    """`in_goods` of a view, field by field: only the fields that name cards are walked (the
-    rest are numbers, phases and conditions), and a seat that looks as it did in an earlier
-    view is not walked again. tests/engine/sheriff/test_dealt_view.py proves it the same as
-    the whole walk on every view of dealt games."""
-    return _new_view.evolve(
-        v, players=tuple(map(_seat_in_goods, v.players)),
-        piles=(_cards_in_goods(v.piles[0]), _cards_in_goods(v.piles[1])),
-        # most views have no offer and no talk: no walk begun for nothing
-        offer=v.offer and map_strings(v.offer, GOOD_NAME), talk=v.talk and map_strings(v.talk, GOOD_NAME),
-        confiscated=_cards_in_goods(v.confiscated),
-        consequences=_consequences_in_goods(v.consequences),
-    )
-
-
-@lru_cache(maxsize=8192)
-def _cards_in_goods(cards: Cards) -> Cards:
-    """Cards in goods, remembered: a pile or a stand stays the same over many views."""
-    return tuple([GOOD_NAME.get(card, card) for card in cards])
-
-
-@lru_cache(maxsize=4096)
-def _seat_in_goods(p: SeatView) -> SeatView:
-    """A seat of a view in goods, remembered: most seats look the same from view to view."""
-    cards = _cards_in_goods
-    return _new_seat_view(
-        p.seat, p.gold, cards(p.hand), cards(p.set_aside), cards(p.bag), p.declared,
-        cards(p.stand_up), cards(p.stand_down), p.outcome, cards(p.revealed),
-        p.inspection and map_strings(p.inspection, GOOD_NAME),
-    )
-
-
-@lru_cache(maxsize=1024)
-def _consequences_in_goods(consequences: Consequences | None) -> Consequences | None:
-    return map_strings(consequences, GOOD_NAME)
-
-
-_new_view, _new_seat_view = fast_maker(View), fast_maker(SeatView)
 
 
 def _opened(bag: Cards) -> tuple[str, ...] | None:
@@ -492,6 +466,7 @@ class Carded:
     own = staticmethod(_own)
     in_goods = staticmethod(in_goods)  # an action's card ids as goods, for the log
     opened = staticmethod(_opened)
-    public = staticmethod(tuple)  # confiscated cards: shown when the bag was opened
+    public = staticmethod(_shown)  # confiscated cards (shown when the bag was opened), as goods
+    shown = staticmethod(_shown)  # a pile or an opened bag, as goods
     known_first = staticmethod(_known_first)
     stand_faces = staticmethod(_stand_faces)

@@ -70,7 +70,28 @@ def _pick(zone: Cards, goods: Sequence[str], first: Cards = ()) -> Cards:
     return tuple(out)
 
 
-class _Mapped(ActionSpace):
+class OnCards:
+    """Marks legal actions that name the seat's cards (a dealt game's): a player that thinks in
+    goods, as views are, picks among them in goods (`dealt_view.play_in_goods`)."""
+
+    __slots__ = ()
+
+
+class CardActions(OnCards, tuple):
+    """Legal actions listed, naming the seat's cards."""
+
+    __slots__ = ()
+
+
+class CardSubsets(OnCards, SubsetSpace):
+    """Sub-multisets of a hand's goods, each made into an action naming the hand's cards."""
+
+
+class CardOrders(OnCards, OrderSpace):
+    """Every order of a zone's cards onto a discard pile, naming the cards."""
+
+
+class _Mapped(OnCards, ActionSpace):
     """A plain space of goods, its actions naming the seat's cards (`convert`)."""
 
     def __init__(self, inner: Any, convert: Callable[[Any], Any], check: Callable[[Any], None]) -> None:
@@ -101,17 +122,17 @@ def legal_actions(game: Any, s: State, seat: int) -> Any:
 
     if step == ASIDE:
         hand = s.hands[seat]
-        return SubsetSpace(good_counts(hand), 0, min(ASIDE_MAX, len(hand)),
+        return CardSubsets(good_counts(hand), 0, min(ASIDE_MAX, len(hand)),
                            lambda goods: SetAside(_pick(hand, goods)), check)
     if step == LOAD:  # a card identified in the hand goes last: the table sees which go
         hand, known = s.hands[seat], s.hand_known[seat]
         unknown = tuple(c for c in hand if c not in known) if known else hand  # mostly none known
-        return SubsetSpace(good_counts(hand), 1, min(BAG_MAX, len(hand)),
+        return CardSubsets(good_counts(hand), 1, min(BAG_MAX, len(hand)),
                            lambda goods: Load(_pick(hand, goods, unknown)), check)
     if step == DISCARD:
-        return OrderSpace(s.aside, Discard, check)
+        return CardOrders(s.aside, Discard, check)
     if step == CONFISCATE:
-        return OrderSpace(s.confiscated, Confiscate, check)
+        return CardOrders(s.confiscated, Confiscate, check)
     if step == OFFER:
         stand, known = s.stands[seat], s.stand_known[seat]
         inner = OfferSpace(s.gold[seat], good_counts(stand),
@@ -127,10 +148,10 @@ def legal_actions(game: Any, s: State, seat: int) -> Any:
         return _Mapped(inner, convert, check)
     if step == PAY:
         stand, known = s.stands[seat], s.stand_known[seat]
-        return tuple(PayGoods(_pick(stand, p.cards, known))
-                     for p in pay_options(good_counts(stand), s.debt.amount))
+        return CardActions(PayGoods(_pick(stand, p.cards, known))
+                           for p in pay_options(good_counts(stand), s.debt.amount))
     if step == UNPACK:
-        return (unpacked(s, seat),)
+        return CardActions((unpacked(s, seat),))
     return game._legal_by_step[step](game, s, seat)
 
 

@@ -1,10 +1,10 @@
-"""A dealt game's result, log and goods-thinking players (its rules: rules.py and checks.py on
-`dealt.Carded`; its views: view.py, on the same zone kind).
+"""Players that think in goods, on a dealt game (its rules: rules.py and checks.py on
+`dealt.Carded`; its views: view.py, in goods as the plain game's).
 
-A view is computed on what its seat knows: its own cards are faces, other seats' cards
-tokens; it names cards by card id (`good#k`) so that a face a seat was shown is in its view.
-A player that thinks in goods (the heuristic bot, a screen) reads `in_goods(view)` and plays
-`to_cards(legal, choice)`; the log's events name goods, as the plain game's do.
+A dealt game's view names goods, as the plain game's does (a card not known at this peer is
+hidden), but its legal actions name the seat's own cards (`dealt_legal.OnCards`): a player
+that thinks in goods (the heuristic bot, a screen) picks among `legal_in_goods(legal)` and
+plays `to_cards(legal, choice)`; the log's events name goods, as the plain game's do.
 """
 
 from __future__ import annotations
@@ -12,12 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ..core import HIDDEN, ActionSpace, Stream
-from ..core.hidden import is_token
-from ..core.plain import map_strings
-from .cards import CARD_GOOD, GOOD_NAME
+from ..core import ActionSpace, Stream
 from .dealt import in_goods
-from .dealt_legal import _Mapped, _pick
+from .dealt_legal import OnCards, _Mapped, _pick
 from .spaces import OrderSpace, SubsetSpace
 from .state import (
     Confiscate,
@@ -25,38 +22,11 @@ from .state import (
     View,
 )
 
-Cards = tuple[str, ...]
 
-
-
-# ---- players that think in goods (the heuristic bot; a screen could do the same) ----------
-def is_dealt_view(view: View) -> bool:
-    """True for a view of a dealt game (its cards are card ids, not good ids)."""
-    me = view.players[view.seat] if view.seat is not None else view.players[0]
-    sample = view.piles[0][:1] + view.piles[1][:1] + me.hand[:1] + me.stand_up[:1] + me.bag[:1]
-    if any(card in CARD_GOOD for card in sample):
-        return True
-    # a face one zone shows (the piles may be empty, a hand still on its way): look at all
-    zones = (*view.piles, view.confiscated,
-             *(zone for p in view.players for zone in (p.hand, p.set_aside, p.bag, p.stand_up,
-                                                       p.stand_down, p.revealed)))
-    return any(card in CARD_GOOD or is_token(card) for zone in zones for card in zone)
-
-
-def shown_in_goods(view: View) -> View:
-    """A dealt view as a screen shows it: `in_goods`, and a card not known at this peer (a
-    token) as the hidden card, as the plain game's view shows it."""
-    return map_strings(view, _GOODS_OR_HIDDEN)
-
-
-class _GoodsOrHidden(dict):
-    """GOOD_NAME, and the hidden card for any token (a screen's view: not a hot path)."""
-
-    def get(self, text: str, default: str | None = None) -> str | None:
-        return HIDDEN if is_token(text) else super().get(text, default)
-
-
-_GOODS_OR_HIDDEN = _GoodsOrHidden(GOOD_NAME)
+def names_cards(actions: Any) -> bool:
+    """True for legal actions that name the seat's cards (a dealt game's market, load, offer,
+    discard, confiscation and payment); every other step's actions are the same in goods."""
+    return isinstance(actions, OnCards)
 
 
 def legal_in_goods(actions: Any) -> Any:
@@ -105,10 +75,10 @@ class _InGoods(ActionSpace):
 
 
 def play_in_goods(choose: Callable[[View, Any], Any], view: View, actions: Any) -> Any:
-    """`choose(view, actions)` of a player that thinks in goods, on a dealt game: it reads the
-    view in goods and picks among its legal actions in goods; its pick is played with its own
+    """`choose(view, actions)` of a player that thinks in goods, on legal actions that name its
+    cards (`names_cards`): it picks among them in goods, and its pick is played with its own
     cards (the identified ones first, as the rules want)."""
-    pick = choose(in_goods(view), legal_in_goods(actions))
+    pick = choose(view, legal_in_goods(actions))
     try:
         return to_cards(actions, pick)
     except (StopIteration, KeyError, AttributeError, TypeError):

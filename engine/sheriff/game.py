@@ -1,7 +1,8 @@
 """The Sheriff `Game`: the shared engine contract wired to the rules (rules.py, checks.py:
-written once, for a plain game and a dealt one), and to what each kind shows and offers: a
-plain game's views (view.py) and conformance hooks (zones.py), a dealt game's legal actions
-(dealt_legal.py) and views (dealt_view.py)."""
+written once, for a plain game and a dealt one), to the views (view.py: one shape, in goods,
+for either kind) and to what each kind offers: a plain game's conformance hooks (zones.py), a
+dealt game's legal actions (dealt_legal.py), which name cards (dealt_view.py plays them in
+goods)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from .cards import (
     ASIDE_MAX,
     BAG_MAX,
     EXCHANGES,
+    GOOD_NAME,
     LEGAL,
     NG,
     card_deck,
@@ -89,6 +91,7 @@ _ANSWERS = {  # (may demand, may accept, may inspect) -> the Sheriff's answers, 
 class Sheriff(Game):
     id = "sheriff"
     name = "Sheriff of Nottingham"
+    face_names = GOOD_NAME  # a view names a card by its good: copies of a good are alike
     min_players = 3
     max_players = 5
     action_types = ACTIONS

@@ -124,8 +124,8 @@ def _consequences(
 
 # ---- views ------------------------------------------------------------------------------
 def make_view(s: State, seat: int | None) -> View:
-    """What `seat` may know (None: a spectator), listed by the state's zone kind: good ids in a
-    plain game, card ids in a dealt one (a card not known here is HIDDEN)."""
+    """What `seat` may know (None: a spectator), in goods whatever the state's zone kind (a
+    dealt game's card ids are read as their goods; a card not known here is HIDDEN)."""
     z = Carded if len(s.aside) != NG else Counted
     over = s.phase == OVER
     players = _seat_views(s, seat, over, z)
@@ -135,8 +135,10 @@ def make_view(s: State, seat: int | None) -> View:
     # through object.__setattr__, 7x the cost of the maker (a bot reads a view every decision)
     return _new_view(
         seat, s.n_players, s.royal, s.round, rounds(s.n_players), s.sheriff, s.phase, s.step,
-        active, players, len(s.draw_pile), (s.piles[0][::-1], s.piles[1][::-1]), s.drew_deck,
-        s.pending, s.conditions, s.merchant, s.exchange, s.offer, s.talk, confiscated, s.debt,
+        active, players, len(s.draw_pile), (z.shown(s.piles[0][::-1]), z.shown(s.piles[1][::-1])),
+        s.drew_deck, s.pending, s.conditions, s.merchant, s.exchange,
+        z.in_goods(s.offer) if s.offer else s.offer, z.in_goods(s.talk) if s.talk else s.talk,
+        confiscated, s.debt,
         None if seat is None else consequences(seat, s.phase, s.step, players, s.merchant, confiscated),
     )
 
@@ -168,6 +170,7 @@ def _listed_seat_view(
     revealed: tuple[str, ...],
 ) -> SeatView:
     up, down = z.stand_faces(stand)
+    revealed = z.shown(revealed)
     return _new_seat_view(
         p, gold,
         z.own(hand) if mine else z.known_first(hand_known, z.size(hand)),

@@ -111,7 +111,8 @@ async def test_the_agreed_seed_no_longer_tells_the_deal(gid) -> None:
 @pytest.mark.parametrize("gid", DEALT)
 async def test_a_curious_peer_and_a_watcher_learn_no_face_before_the_rules_show_it(gid) -> None:
     """Every face each peer (and a watcher) learnt, at the step it learnt it, is in its seat's
-    view of the plain game dealt as the audit showed (the face lies where that seat sees it)."""
+    view of the plain game dealt as the audit showed (the face lies where that seat sees it;
+    a Sheriff view names a card by its good, `Game.face_names`)."""
     game = get_game(gid)
     n = _players(gid)
     peers, watcher = await _dealt_game(gid, n, watch=True)
@@ -123,7 +124,7 @@ async def test_a_curious_peer_and_a_watcher_learn_no_face_before_the_rules_show_
         seat = p.lockstep.my_seat
         known = dict(dealing.shown) | dict(dealing.mine)
         for step, t in dealing.learnt:
-            face = known[t]
+            face = game.face_names.get(known[t], known[t])  # as a view names it (a good)
             nearby = states[step:step + 2]
             assert any(face in strings_in(to_plain(game.view(s, seat))) for s in nearby), (
                 f"{'the watcher' if seat is None else f'seat {seat}'} learnt {face!r} ({t}) at step {step}, "

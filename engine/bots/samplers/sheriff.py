@@ -3,8 +3,8 @@
 Public: gold, declarations, face-up stands, the discard piles, sizes of every hidden zone and
 the cards identified to everyone (§6). Every good not shown to the seat is dealt at random to
 those zones, a face-down stand taking contraband and royal goods only. The sampled state is a
-plain one (zones as counts of goods), which is how local tables play; a dealt game's view lists
-goods by card, and the same function reads it in goods.
+plain one (zones as counts of goods), which is how local tables play; a dealt game's view names
+goods as the plain game's does, so the same function reads either.
 """
 
 from __future__ import annotations
@@ -12,14 +12,14 @@ from __future__ import annotations
 from collections import Counter
 
 from ...core import HIDDEN, Game, Stream
-from ...sheriff.cards import GOOD_OF, GOODS, IDX, IS_LEGAL, ZERO, counts_of, setup_deck
+from ...sheriff.cards import GOODS, IDX, IS_LEGAL, ZERO, counts_of, setup_deck
 from ...sheriff.state import LOAD, State, View
 from . import fresh_rng
 
 
 def _goods(cards) -> list[str]:
-    """Cards as good ids (a dealt game's view names cards), the hidden ones left out."""
-    return [c if c in IDX else GOODS[GOOD_OF[c]] for c in cards if c != HIDDEN]
+    """A view's goods, the hidden cards left out."""
+    return [c for c in cards if c != HIDDEN]
 
 
 def _hidden(cards) -> int:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from engine.bots.base import Bot
 from engine.core import HIDDEN, Action, ActionSpace, pick_uniform
 from engine.sheriff.cards import IDX, IS_LEGAL, KING, LEGAL, PENALTY, VALUE
-from engine.sheriff.dealt_view import is_dealt_view, play_in_goods
+from engine.sheriff.dealt_view import names_cards, play_in_goods
 from engine.sheriff.state import (
     ANSWER,
     ASIDE,
@@ -73,7 +73,7 @@ class SheriffBotBefore(Bot):
     kind = "before"
 
     def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
-        if is_dealt_view(view):  # a dealt game names each card: think in goods, play the cards
+        if names_cards(actions):  # a dealt game's actions name its cards: think in goods
             action = play_in_goods(self._choose, view, actions)
             return action if action is not None else pick_uniform(actions, self.rng)
         return self._choose(view, actions)

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from engine.bots.base import Bot
 from engine.core import HIDDEN, Action, ActionSpace, Game, Seat, Stream, pick_uniform
 from engine.sheriff.cards import IDX, IS_LEGAL, KING, LEGAL, PENALTY, VALUE
-from engine.sheriff.dealt_view import is_dealt_view, play_in_goods
+from engine.sheriff.dealt_view import names_cards, play_in_goods
 from engine.sheriff.state import (
     ANSWER,
     ASIDE,
@@ -82,12 +82,6 @@ def _canonical(cards: Sequence[str]) -> tuple[str, ...]:
     return tuple(sorted(cards, key=IDX.__getitem__))
 
 
-def _names_goods(v: View) -> bool:
-    """True when the view names my cards by good id: a plain game, not a dealt one."""
-    hand = v.players[v.seat].hand
-    return bool(hand) and hand[0] in IDX
-
-
 def _table_mark(v: View, seat: int) -> tuple[int, int, int]:
     """What the table shows of `seat`: gold, cards on its stand, cards in its bag."""
     p = v.players[seat]
@@ -106,10 +100,8 @@ class SheriffBotReference(Bot):
         self.last: tuple[int, int, dict[int, tuple[int, int, int]]] | None = None
 
     def choose(self, view: View, actions: Sequence[Action] | ActionSpace) -> Action:
-        # a dealt game names each card: think in goods, play the cards. A good id in my hand
-        # settles it at once (a dealt view never names a card by its good): the full check
-        # scans every zone, and was a third of a bot game's time
-        if not _names_goods(view) and is_dealt_view(view):
+        # a dealt game's legal actions name my cards: think in goods, play the cards
+        if names_cards(actions):
             action = play_in_goods(self._choose, view, actions)
             return action if action is not None else pick_uniform(actions, self.rng)
         return self._choose(view, actions)

@@ -14,9 +14,10 @@ Everything drawn comes from the seat's view and its legal actions; actions are b
 checked with `in` against the legal ones, and an illegal one is still sent so the table
 answers with the engine's reason (the base shows it on the message line).
 
-A network game is dealt (engine/sheriff/dealt.py): its cards are card ids and tokens. The
-screen reads it in goods as it reads the plain game (`dealt_view.shown_in_goods`,
-`legal_in_goods`) and plays each choice with the seat's own cards (`to_cards`). The dealt
+A network game is dealt (engine/sheriff/dealt.py): its view names goods as the plain game's
+does, but its legal actions name the seat's cards (`dealt_view.names_cards`). The screen picks
+among them in goods (`legal_in_goods`) and plays each choice with the seat's own cards
+(`to_cards`). The dealt
 game's unpack step (the merchant turns its passed bag's legal goods face up) is played for the
 player when it is the only way, and said so in the log; otherwise u plays the picked way.
 """
@@ -33,7 +34,7 @@ from textual.widgets import Input, Static
 
 from engine.core import HIDDEN
 from engine.sheriff.cards import ASIDE_MAX, BAG_MAX, IDX
-from engine.sheriff.dealt_view import is_dealt_view, legal_in_goods, shown_in_goods, to_cards
+from engine.sheriff.dealt_view import legal_in_goods, names_cards, to_cards
 from engine.sheriff.state import (
     Accept,
     Confiscate,
@@ -122,9 +123,8 @@ class SheriffScreen(BoardText, DetailPanel, ChoicePanel, OfferKeys, GameScreen):
         # this seat's own answers as Sheriff: (round, merchant) -> outcome (the round may end
         # with that answer, so no view shows its outcome)
         self.verdicts: dict[tuple[int, int], str] = {}
-        # a dealt game (network): the view and legal actions read in goods, the seat's own
-        # legal actions (card ids) kept to play a choice with its cards
-        self.dealt = False
+        # the seat's legal actions as the game gave them: in a dealt game (network) they name
+        # its cards, and a choice made in goods is played with them
         self.card_legal: Legal = ()
         self._unpacked: tuple[Any, ...] = ()  # the unpack step played for the player
         self._unpack_key: tuple[Any, ...] = ()  # the unpack step shown now
@@ -202,10 +202,9 @@ class SheriffScreen(BoardText, DetailPanel, ChoicePanel, OfferKeys, GameScreen):
 
     # ---- drawing -------------------------------------------------------------------------
     def render_view(self, view: View, legal: Legal) -> None:
-        self.dealt = self.dealt or is_dealt_view(view)  # a game stays dealt once seen so
-        if self.dealt:
-            self.card_legal = legal
-            view, legal = shown_in_goods(view), legal_in_goods(legal)
+        self.card_legal = legal
+        if names_cards(legal):
+            legal = legal_in_goods(legal)
         self.view, self.legal = view, legal
         mode = self._mode(view)
         step_key = (view.seat, view.round, view.phase, view.step, view.merchant, view.exchange, mode)
@@ -327,7 +326,7 @@ class SheriffScreen(BoardText, DetailPanel, ChoicePanel, OfferKeys, GameScreen):
 
     def submit(self, action: object) -> None:
         """Send an action; in a dealt game, a choice made in goods goes with the seat's cards."""
-        super().submit(self._with_cards(action) if self.dealt else action)
+        super().submit(self._with_cards(action) if names_cards(self.card_legal) else action)
 
     def _with_cards(self, choice: object) -> object:
         try:
