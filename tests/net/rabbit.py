@@ -1,7 +1,8 @@
 """A two-node RabbitMQ cluster (MQTT plugin) on loopback, for the tests of issue 23.
 
 Its own temp dir (Mnesia, logs, the Erlang cookie made here), its own epmd port and free ports
-for AMQP, distribution and MQTT, the node configs of configs/rabbitmq/ with those ports put in.
+(below the ephemeral range: `listen_port`) for AMQP, distribution and MQTT, the node configs
+of configs/rabbitmq/ with those ports put in.
 Starting a node takes seconds: a test module starts the cluster once.
 """
 
@@ -9,14 +10,40 @@ from __future__ import annotations
 
 import asyncio
 import os
+import random
 import re
 import secrets
 import shutil
+import socket
 import subprocess
 import tempfile
 from pathlib import Path
 
 from net.broker import free_port
+
+EPHEMERAL = Path("/proc/sys/net/ipv4/ip_local_port_range")
+
+
+def listen_port() -> int:
+    """A free port below the kernel's ephemeral range. A node's listeners close and open again
+    (its app stops to join the cluster; a test restarts it), and meanwhile a port in that range
+    may become the local end of any outgoing connection on the machine (another test's): the
+    node then could not listen (`listen_error`, seen once in a full run)."""
+    try:
+        low = int(EPHEMERAL.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    pick = random.SystemRandom()
+    for _ in range(200):
+        port = pick.randrange(max(1024, low - 12000), low)
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue  # taken: another
+        return port
+    return free_port()
+
 
 CONFIGS = Path(__file__).resolve().parents[2] / "configs" / "rabbitmq"
 # Debian's /usr/sbin scripts switch to the rabbitmq user and its HOME (another cookie): the
@@ -38,8 +65,8 @@ class RabbitCluster:
         cookie = self.home / ".erlang.cookie"
         cookie.write_text(secrets.token_hex(16))
         cookie.chmod(0o400)
-        self.epmd_port = free_port()
-        self.mqtt_ports = [free_port(), free_port()]
+        self.epmd_port = listen_port()
+        self.mqtt_ports = [listen_port(), listen_port()]
         self.procs: list[subprocess.Popen | None] = [None, None]
 
     @property
@@ -56,13 +83,13 @@ class RabbitCluster:
         base = self.dir / f"n{i + 1}"
         base.mkdir(exist_ok=True)
         conf = (CONFIGS / f"rabbit{i + 1}.conf").read_text()
-        conf = re.sub(r"(?m)^listeners\.tcp\.default = .*$", f"listeners.tcp.default = 127.0.0.1:{free_port()}", conf)
+        conf = re.sub(r"(?m)^listeners\.tcp\.default = .*$", f"listeners.tcp.default = 127.0.0.1:{listen_port()}", conf)
         conf = re.sub(r"(?m)^mqtt\.listeners\.tcp\.default = .*$",
                       f"mqtt.listeners.tcp.default = 127.0.0.1:{self.mqtt_ports[i]}", conf)
         (base / "rabbitmq.conf").write_text(conf)
         return {**env, "RABBITMQ_NODENAME": self.node(i), "RABBITMQ_CONFIG_FILE": str(base / "rabbitmq.conf"),
                 "RABBITMQ_ENABLED_PLUGINS_FILE": str(CONFIGS / "enabled_plugins"),
-                "RABBITMQ_DIST_PORT": str(free_port()), "RABBITMQ_MNESIA_BASE": str(base / "mnesia"),
+                "RABBITMQ_DIST_PORT": str(listen_port()), "RABBITMQ_MNESIA_BASE": str(base / "mnesia"),
                 "RABBITMQ_LOG_BASE": str(base / "log"), "RABBITMQ_PID_FILE": str(base / "pid"),
                 "RABBITMQ_PLUGINS_EXPAND_DIR": str(base / "plugins")}
 
