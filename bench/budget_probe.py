@@ -20,11 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import bench.bot_strength as strength  # noqa: E402
 import net.bot_time as bot_time  # noqa: E402
-from bench.bot_strength import TABLES, UNBOUNDED  # noqa: E402
-from engine.bots import make_bot  # noqa: E402
-from engine.core import Stream  # noqa: E402
-from engine.registry import get_game  # noqa: E402
 
 _last: dict[str, Probe] = {}
 
@@ -56,44 +53,42 @@ class CollectorClock:
             self.total += time.perf_counter() - self.started
 
 
+_collector = CollectorClock()
+_decisions: list[tuple] = []
+
+
+class Probed(strength.Timed):
+    """`bot_strength`'s timed bot, also recording each budgeted decision's figures."""
+
+    def choose(self, view, actions):
+        _last.clear()
+        collected = _collector.total
+        wall, cpu = time.perf_counter(), time.thread_time()
+        action = self.bot.choose(view, actions)
+        wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
+        budget = _last.get("budget")
+        if budget is not None:
+            _decisions.append((wall, cpu, budget.longest_gap, budget.longest_rollout, budget.reads,
+                               _collector.total - collected))
+        return action
+
+
 def probe(game_id: str, games: range, seconds: float) -> list[tuple]:
+    """(wall, game, cpu, longest gap, longest rollout, clock reads, collector time) of every
+    hard decision of games `games` of `bot_strength`'s hard:normal match."""
     bot_time.Deadline = Probe  # give_time makes its budgets from the module's name
-    collector = CollectorClock()
-    game, n = get_game(game_id), TABLES[game_id]
-    decisions = []
+    strength.Timed = Probed
+    out = []
     for i in games:
-        seed = f"strength-{game_id}-{i}"
-        root = Stream(seed.encode())
-        bots = []
-        for seat in range(n):
-            bot = make_bot(game, seat, "hard" if seat == i % n else "normal", root.fork(f"bot{seat}"))
-            if hasattr(bot, "rollouts"):
-                bot.rollouts = UNBOUNDED
-            bots.append(bot_time.give_time(bot, seconds))
-        state = game.setup(n, seed.encode())
-        for _ in range(10_000):
-            active = game.active(state)
-            if not active or game.stalemate(state):
-                break
-            chosen = {}
-            for seat in sorted(active):
-                view, legal = game.view(state, seat), game.legal_actions(state, seat)
-                _last.clear()
-                collected = collector.total
-                wall, cpu = time.perf_counter(), time.thread_time()
-                chosen[seat] = bots[seat].choose(view, legal)
-                wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
-                budget = _last.get("budget")
-                if budget is not None:
-                    decisions.append((wall, i, cpu, budget.longest_gap, budget.longest_rollout,
-                                      budget.reads, collector.total - collected))
-            state = game.apply(state, chosen)
-    return decisions
+        _decisions.clear()
+        strength.one_game(game_id, "hard", "normal", i, strength.UNBOUNDED, seconds)
+        out.extend((wall, i, *rest) for wall, *rest in _decisions)
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--game", default="money", choices=sorted(TABLES))
+    parser.add_argument("--game", default="money", choices=sorted(strength.TABLES))
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--first", type=int, default=0, help="the first game's number")
     parser.add_argument("--bot-time", type=float, default=0.1)

@@ -63,14 +63,14 @@ class Deadline:
 
 def give_time(bot: Any, seconds: float = DEFAULT_BOT_TIME) -> Any:
     """Give `bot` a time budget per decision if it searches (its decisions run without the
-    cyclic collector, `without_full_collections`); any other bot is returned as is."""
+    cyclic collector, `without_collections`); any other bot is returned as is."""
     if hasattr(bot, "stopper"):
         bot.stopper = lambda: Deadline(seconds)
-        bot.choose = without_full_collections(bot.choose)
+        bot.choose = without_collections(bot.choose)
     return bot
 
 
-def without_full_collections(choose: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+def without_collections(choose: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
     """`choose`, with the cyclic collector off until it returns, and every object alive when
     it begins left out of the collector's walks until then (`gc.freeze`, then `gc.unfreeze`:
     all of it collectable again once the collector is back on).

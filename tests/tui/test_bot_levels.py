@@ -147,16 +147,16 @@ def test_the_heap_stays_frozen_until_the_last_of_two_overlapping_decisions_ends(
     """A relay's bots may think at once (threads): one ending must not thaw the other's heap."""
     import gc
 
-    from net.bot_time import without_full_collections
+    from net.bot_time import without_collections
 
-    other = without_full_collections(lambda view, actions: None)
+    other = without_collections(lambda view, actions: None)
     frozen_after_the_other = []
 
     def choose(view, actions):
         other(view, actions)  # another decision begins and ends while this one goes on
         frozen_after_the_other.append(gc.get_freeze_count())
 
-    without_full_collections(choose)(None, None)
+    without_collections(choose)(None, None)
     assert frozen_after_the_other[0] > 0
     assert gc.get_freeze_count() == 0 and gc.isenabled()
 
@@ -164,11 +164,11 @@ def test_the_heap_stays_frozen_until_the_last_of_two_overlapping_decisions_ends(
 def test_a_collector_the_caller_turned_off_stays_off_after_a_decision():
     import gc
 
-    from net.bot_time import without_full_collections
+    from net.bot_time import without_collections
 
     gc.disable()
     try:
-        without_full_collections(lambda view, actions: None)(None, None)
+        without_collections(lambda view, actions: None)(None, None)
         assert not gc.isenabled()
     finally:
         gc.enable()

@@ -17,9 +17,9 @@ answers with the engine's reason (the base shows it on the message line).
 A network game is dealt (engine/sheriff/dealt.py): its view names goods as the plain game's
 does, but its legal actions name the seat's cards (`dealt_view.names_cards`). The screen picks
 among them in goods (`legal_in_goods`) and plays each choice with the seat's own cards
-(`to_cards`). The dealt
-game's unpack step (the merchant turns its passed bag's legal goods face up) is played for the
-player when it is the only way, and said so in the log; otherwise u plays the picked way.
+(`to_cards`). The dealt game's unpack step (the merchant turns its passed bag's legal goods
+face up) is played for the player when it is the only way, and said so in the log; otherwise
+u plays the picked way.
 """
 
 from __future__ import annotations
